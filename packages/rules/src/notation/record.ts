@@ -1,0 +1,150 @@
+/** R42 game record: `[Key "value"]` headers, a blank line, numbered moves, the result. */
+import { type Game, createGame, playMoveTexts } from '../game.js';
+import {
+  OPTION_NAMES,
+  type Options,
+  type Position,
+  type Result,
+  type RulesError,
+  type Side,
+  VARIANTS,
+  type Variant,
+  err,
+  ok,
+  rulesError,
+} from '../types.js';
+import { VARIANT_RULES } from '../variants.js';
+import { makeMove } from './move.js';
+import { makePosition, parsePosition } from './position.js';
+
+export type RecordErrorCode = 'ERR_RECORD_SYNTAX' | 'ERR_RECORD_MOVE' | 'ERR_RECORD_RESULT';
+export type RecordError = RulesError<RecordErrorCode>;
+
+/** How a game ended: from the rules (`captures`, `trapped`, `blocked`) or from the room. */
+export interface RecordResult {
+  readonly winner: Side | null;
+  readonly reason: string;
+}
+
+export interface GameRecord {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly game: Game;
+  readonly result: RecordResult | null;
+}
+
+const quote = (value: string): string => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+
+/** Options that differ from the variant's own rules, in the header's word order. */
+export function makeOptionsText(variant: Variant, options: Options): string {
+  const fixed = VARIANT_RULES[variant].fixedOptions;
+  return OPTION_NAMES.filter((name) => options[name] && fixed[name] === undefined).join(' ');
+}
+
+export function parseOptionsText(text: string): Result<Partial<Options>, RecordError> {
+  const options: Partial<Record<keyof Options, boolean>> = {};
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(word)) {
+      return err(rulesError('ERR_RECORD_SYNTAX', `unknown option '${word}'`));
+    }
+    options[word as keyof Options] = true;
+  }
+  return ok(options);
+}
+
+const resultToken = (result: RecordResult | null): string =>
+  result === null ? '*' : result.winner === null ? 'draw' : result.winner;
+
+export function makeRecord(
+  game: Game,
+  extra: { readonly result?: RecordResult | null; readonly headers?: Readonly<Record<string, string>> } = {},
+): string {
+  const result = extra.result !== undefined ? extra.result : game.outcome;
+  const headers: Record<string, string> = {
+    Variant: game.variant,
+    Options: makeOptionsText(game.variant, game.options),
+    Result: resultToken(result),
+    Termination: result?.reason ?? '',
+    ...extra.headers,
+  };
+  const started = createGame(game.variant, game.options);
+  if (!started.ok || makePosition(started.value.start) !== makePosition(game.start)) {
+    headers.Position = makePosition(game.start);
+  }
+  const headerText = Object.entries(headers)
+    .map(([key, value]) => `[${key} "${quote(value)}"]`)
+    .join('\n');
+  const parts: string[] = [];
+  game.moves.forEach((move, i) => {
+    if (i % 2 === 0) parts.push(`${i / 2 + 1}.`);
+    parts.push(makeMove(move));
+  });
+  parts.push(resultToken(result));
+  return `${headerText}\n\n${parts.join(' ')}\n`;
+}
+
+const HEADER = /^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$/;
+const RESULT_TOKENS = new Set(['tiger', 'goat', 'draw', '*']);
+
+export function parseRecord(text: string): Result<GameRecord, RecordError> {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const headers: Record<string, string> = {};
+  let i = 0;
+  for (; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === '') {
+      if (Object.keys(headers).length > 0) break;
+      continue;
+    }
+    const match = HEADER.exec(line);
+    if (!match) break;
+    headers[match[1]!] = match[2]!.replace(/\\(.)/g, '$1');
+  }
+  const variant = headers.Variant;
+  if (!variant || !(VARIANTS as readonly string[]).includes(variant)) {
+    return err(rulesError('ERR_RECORD_SYNTAX', `missing or unknown Variant header '${variant ?? ''}'`));
+  }
+  const options = parseOptionsText(headers.Options ?? '');
+  if (!options.ok) return options;
+  let start: Position | undefined;
+  if (headers.Position !== undefined) {
+    const parsed = parsePosition(headers.Position);
+    if (!parsed.ok) return err(rulesError('ERR_RECORD_SYNTAX', `Position header: ${parsed.error.message}`));
+    start = parsed.value;
+  }
+  const created = createGame(variant as Variant, options.value, start);
+  if (!created.ok) return err(rulesError('ERR_RECORD_SYNTAX', `Position header: ${created.error.message}`));
+
+  const tokens = lines
+    .slice(i)
+    .join(' ')
+    .replace(/\{[^}]*\}/g, ' ')
+    .split(/\s+/)
+    .map((token) => token.replace(/^\d+\.+/, ''))
+    .filter(Boolean);
+  const last = tokens.at(-1);
+  const resultText = last !== undefined && RESULT_TOKENS.has(last) ? tokens.pop()! : (headers.Result ?? '*');
+  const played = playMoveTexts(created.value, tokens);
+  if (!played.ok) {
+    return err(rulesError('ERR_RECORD_MOVE', `move ${played.error.index + 1} (${played.error.move}): ${played.error.message}`));
+  }
+  const game = played.value;
+  const declared: RecordResult | null =
+    resultText === '*'
+      ? null
+      : { winner: resultText === 'draw' ? null : (resultText as Side), reason: headers.Termination ?? '' };
+  if (game.outcome) {
+    if (!declared || declared.winner !== game.outcome.winner || (declared.reason && declared.reason !== game.outcome.reason)) {
+      return err(
+        rulesError(
+          'ERR_RECORD_RESULT',
+          `the moves end the game (${game.outcome.winner} ${game.outcome.reason}) but the record says '${resultText}'`,
+        ),
+      );
+    }
+    return ok({ headers, game, result: game.outcome });
+  }
+  if (declared && !RESULT_TOKENS.has(resultText)) {
+    return err(rulesError('ERR_RECORD_SYNTAX', `unknown result '${resultText}'`));
+  }
+  return ok({ headers, game, result: declared });
+}

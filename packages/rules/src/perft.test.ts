@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { Board, RepetitionTable } from './board.js';
+import { createGame, type Game } from './game.js';
+import { perft } from './perft.js';
+import type { Options, Variant } from './types.js';
+
+const newGame = (variant: Variant, options: Partial<Options> = {}): Game => {
+  const created = createGame(variant, options);
+  if (!created.ok) throw new Error(created.error.message);
+  return created.value;
+};
+
+/** RULES.md perft table (depths 1–5), extended to depth 6 by this engine and pinned here. */
+const TABLES: ReadonlyArray<[string, Variant, Partial<Options>, readonly number[]]> = [
+  ['bagh-chal', 'bagh-chal', {}, [21, 252, 5_052, 68_204, 1_304_788, 18_592_000]],
+  ['bagh-guti', 'bagh-guti', {}, [13, 360, 3_298, 94_892, 720_656, 20_976_400]],
+  ['bagh-bandi', 'bagh-bandi', {}, [7, 100, 644, 9_336, 57_520, 872_592]],
+  ['bagh-guti goatsFirst', 'bagh-guti', { goatsFirst: true }, [26, 326, 9_164, 81_072, 2_352_758, 17_356_622]],
+  ['bagh-bandi goatsFirst', 'bagh-bandi', { goatsFirst: true }, [16, 108, 1_576, 9_928, 149_662, 901_820]],
+];
+
+describe('perft (RULES.md table)', () => {
+  for (const [name, variant, options, counts] of TABLES) {
+    counts.forEach((count, i) => {
+      it(`${name} depth ${i + 1} = ${count}`, () => {
+        expect(perft(newGame(variant, options), i + 1)).toBe(count);
+      });
+    });
+  }
+  it('bagh-chal depth 7 = 339,123,476 (placement phase, bulk counted)', () => {
+    expect(perft(newGame('bagh-chal'), 7)).toBe(339_123_476);
+  });
+});
+
+/** The general path (move objects, legalMoves) must agree with the packed fast path. */
+function perftByObjects(board: Board, history: RepetitionTable, depth: number): number {
+  if (board.tigersHaveWon()) return 0;
+  const moves = board.legalMoves(history);
+  if (depth === 1) return moves.length;
+  let leaves = 0;
+  for (const move of moves) {
+    board.make(move);
+    board.record(history);
+    leaves += perftByObjects(board, history, depth - 1);
+    board.unrecord(history);
+    board.unmake(move);
+  }
+  return leaves;
+}
+
+describe('perft: object path agrees with the packed path', () => {
+  for (const [name, variant, options] of TABLES) {
+    it(name, () => {
+      const game = newGame(variant, options);
+      const board = new Board(variant, game.options, game.position);
+      const history = new RepetitionTable();
+      board.record(history);
+      expect(perftByObjects(board, history, 4)).toBe(perft(game, 4));
+      expect(board.hash).toBe(board.computeHash());
+    });
+  }
+});
+
+describe('perft with options (R23 multiJump, R26 noRepeat), pinned', () => {
+  it('bagh-guti multiJump', () => {
+    expect([1, 2, 3, 4, 5].map((d) => perft(newGame('bagh-guti', { multiJump: true }), d))).toEqual([
+      19, 516, 9_018, 254_882, 4_452_084,
+    ]);
+  });
+  it('bagh-bandi multiJump depth 6', () => {
+    expect(perft(newGame('bagh-bandi', { multiJump: true }), 6)).toBe(987_552);
+  });
+  it('bagh-guti noRepeat matches plain play while nothing can repeat', () => {
+    expect(perft(newGame('bagh-guti', { noRepeat: true }), 5)).toBe(720_656);
+  });
+});

@@ -1,0 +1,58 @@
+/** What differs between the variants: board, start, who moves first, when the tigers have won. */
+import { type BoardKind, POINT_COUNT } from './geometry.js';
+import type { Options, Position, Variant } from './types.js';
+
+export interface VariantRules {
+  readonly board: BoardKind;
+  /** Options that are part of the variant itself (R10, R13) and cannot be turned off. */
+  readonly fixedOptions: Partial<Options>;
+  readonly startTigers: readonly string[];
+  readonly startStacks: readonly string[];
+  readonly startStackHeight: number;
+  readonly startGoatsInHand: number;
+  /** R14: captures that win; R24: fewer remaining goats than this and the tigers have won. */
+  readonly tigersWinAtCaptures: number | null;
+  readonly tigersWinBelowRemaining: number | null;
+}
+
+export const VARIANT_RULES: { readonly [V in Variant]: VariantRules } = {
+  'bagh-chal': {
+    board: 'alquerque',
+    fixedOptions: { goatsFirst: true, noRepeat: true },
+    startTigers: ['a1', 'e1', 'a5', 'e5'],
+    startStacks: [],
+    startStackHeight: 0,
+    startGoatsInHand: 20,
+    tigersWinAtCaptures: 5,
+    tigersWinBelowRemaining: null,
+  },
+  'bagh-guti': {
+    board: 'alquerque',
+    fixedOptions: {},
+    startTigers: ['c3', 'c5'],
+    startStacks: ['b2', 'd2', 'b4', 'd4'],
+    startStackHeight: 5,
+    startGoatsInHand: 0,
+    tigersWinAtCaptures: null,
+    tigersWinBelowRemaining: 7,
+  },
+  'bagh-bandi': {
+    board: 'orthogonal',
+    fixedOptions: {},
+    startTigers: ['c3', 'c5'],
+    startStacks: ['b2', 'd2', 'b4', 'd4'],
+    startStackHeight: 5,
+    startGoatsInHand: 0,
+    tigersWinAtCaptures: null,
+    tigersWinBelowRemaining: 6,
+  },
+};
+
+export const DEFAULT_OPTIONS: Options = { goatsFirst: false, multiJump: false, noRepeat: false };
+
+/** The options in force: what was asked for, with the variant's fixed rules on top. */
+export function resolveOptions(variant: Variant, options: Partial<Options> = {}): Options {
+  return { ...DEFAULT_OPTIONS, ...options, ...VARIANT_RULES[variant].fixedOptions };
+}
+
+export const emptyGoats = (): number[] => new Array<number>(POINT_COUNT).fill(0);
