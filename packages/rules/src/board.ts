@@ -4,9 +4,9 @@
  * immutable; everything here that mutates says so by being a method of this class.
  */
 import { GEOMETRIES, type Geometry, POINT_COUNT, popcount } from './geometry.js';
-import { GOAT_KEYS, GOAT_TO_MOVE_KEY, MAX_STACK, TIGER_KEYS, handKey } from './hash.js';
+import { GOAT_KEYS, GOAT_TO_MOVE_KEY, handKey, MAX_STACK, TIGER_KEYS } from './hash.js';
 import type { Move, Options, Position, Variant } from './types.js';
-import { VARIANT_RULES, type VariantRules, emptyGoats } from './variants.js';
+import { emptyGoats, VARIANT_RULES, type VariantRules } from './variants.js';
 
 /** Moves packed in one int for the fast paths: kind | from << 2 | to << 7 | over << 12. */
 export const PLACE = 0;
@@ -31,7 +31,7 @@ export class RepetitionTable {
 
   has(hash: number, key: ExactKey): boolean {
     const keys = this.byHash.get(hash);
-    return keys !== undefined && keys.includes(key);
+    return keys?.includes(key) === true;
   }
 
   add(hash: number, key: ExactKey): void {
@@ -228,7 +228,9 @@ export class Board {
   /** Plays a move object, which must be pseudo-legal here (multi-jumps included). */
   make(move: Move): void {
     if (move.kind !== 'jump') {
-      this.makePacked(packMove(move.kind === 'place' ? PLACE : STEP, move.kind === 'step' ? move.from : 0, move.to, 0));
+      this.makePacked(
+        packMove(move.kind === 'place' ? PLACE : STEP, move.kind === 'step' ? move.from : 0, move.to, 0),
+      );
       return;
     }
     let at = move.from;
@@ -243,7 +245,9 @@ export class Board {
 
   unmake(move: Move): void {
     if (move.kind !== 'jump') {
-      this.unmakePacked(packMove(move.kind === 'place' ? PLACE : STEP, move.kind === 'step' ? move.from : 0, move.to, 0));
+      this.unmakePacked(
+        packMove(move.kind === 'place' ? PLACE : STEP, move.kind === 'step' ? move.from : 0, move.to, 0),
+      );
       return;
     }
     this.switchSide();
@@ -289,7 +293,8 @@ export class Board {
       for (let i = 0; i < jumps; i++) {
         const over = jumpOver[from * 8 + i]!;
         const land = jumpLand[from * 8 + i]!;
-        if (((this.goatMask >>> over) & (empty >>> land) & 1) !== 0) out[n++] = packMove(JUMP, from, land, over);
+        if (((this.goatMask >>> over) & (empty >>> land) & 1) !== 0)
+          out[n++] = packMove(JUMP, from, land, over);
       }
     }
     return n - start;
@@ -302,7 +307,8 @@ export class Board {
     let n = 0;
     if (this.goatToMove) {
       if (this.goatsInHand > 0) return popcount(empty);
-      for (let g = this.goatMask; g !== 0; g &= g - 1) n += popcount(neighbours[31 - Math.clz32(g & -g)]! & empty);
+      for (let g = this.goatMask; g !== 0; g &= g - 1)
+        n += popcount(neighbours[31 - Math.clz32(g & -g)]! & empty);
       return n;
     }
     const { jumpCount, jumpOver, jumpLand } = this.geometry;

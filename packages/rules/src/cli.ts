@@ -2,7 +2,7 @@
  * `bagh perft|moves|status <variant> [--goats-first] [--multi-jump] [--no-repeat]
  *  [--position "<position string>"] [move ...]`
  */
-import { type Game, createGame, legalMoves, playMoveTexts } from './game.js';
+import { createGame, type Game, legalMoves, playMoveTexts } from './game.js';
 import { makeMove } from './notation/move.js';
 import { makePosition, parsePosition } from './notation/position.js';
 import { perft } from './perft.js';
@@ -34,8 +34,10 @@ interface Invocation {
 
 function parseArgs(args: readonly string[]): Invocation {
   const [command, variantText, ...rest] = args;
-  if (command !== 'perft' && command !== 'moves' && command !== 'status') fail(`unknown command '${command ?? ''}'`);
-  if (!(VARIANTS as readonly string[]).includes(variantText ?? '')) fail(`unknown variant '${variantText ?? ''}'`);
+  if (command !== 'perft' && command !== 'moves' && command !== 'status')
+    fail(`unknown command '${command ?? ''}'`);
+  if (!(VARIANTS as readonly string[]).includes(variantText ?? ''))
+    fail(`unknown variant '${variantText ?? ''}'`);
   const variant = variantText as Variant;
   let depth = 0;
   if (command === 'perft') {
@@ -90,7 +92,8 @@ export function run(args: readonly string[]): { stdout: string; stderr: string; 
       }
     }
   } catch (error) {
-    if (error instanceof UsageError) return { stdout: '', stderr: `bagh: ${error.message}\n${USAGE}\n`, code: 1 };
+    if (error instanceof UsageError)
+      return { stdout: '', stderr: `bagh: ${error.message}\n${USAGE}\n`, code: 1 };
     throw error;
   }
 }

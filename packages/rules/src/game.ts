@@ -5,18 +5,18 @@
  */
 import { Board, RepetitionTable } from './board.js';
 import { makeMove, parseMove } from './notation/move.js';
-import { positionFromSetup, startPosition, type SetupError } from './setup.js';
+import { positionFromSetup, type SetupError, startPosition } from './setup.js';
 import {
+  err,
   type Move,
   type Options,
   type Outcome,
+  ok,
   type Position,
   type Result,
   type RulesError,
-  type Variant,
-  err,
-  ok,
   rulesError,
+  type Variant,
 } from './types.js';
 import { resolveOptions } from './variants.js';
 
@@ -94,7 +94,9 @@ export function historyOf(game: Game): RepetitionTable {
 export function legalMoves(game: Game): readonly Move[] {
   const cached = legalMoveCache.get(game);
   if (cached) return cached;
-  const moves = game.outcome ? [] : new Board(game.variant, game.options, game.position).legalMoves(historyOf(game));
+  const moves = game.outcome
+    ? []
+    : new Board(game.variant, game.options, game.position).legalMoves(historyOf(game));
   legalMoveCache.set(game, moves);
   return moves;
 }
@@ -104,7 +106,11 @@ export function sameMove(a: Move, b: Move): boolean {
   if (a.kind === 'place') return a.to === (b as typeof a).to;
   if (a.kind === 'step') return a.from === (b as typeof a).from && a.to === (b as typeof a).to;
   const other = b as typeof a;
-  return a.from === other.from && a.path.length === other.path.length && a.path.every((p, i) => p === other.path[i]);
+  return (
+    a.from === other.from &&
+    a.path.length === other.path.length &&
+    a.path.every((p, i) => p === other.path[i])
+  );
 }
 
 /** Plays a legal move; never throws on an illegal one. */
@@ -164,7 +170,8 @@ function explainIllegal(board: Board, move: Move): string {
     if (board.goatsInHand === 0) return `${text}: no goat is left in hand`;
     return `${text}: the point is not empty`;
   }
-  if (board.goatToMove && board.goatsInHand > 0) return `${text}: goats must be placed while any remain in hand (R11)`;
+  if (board.goatToMove && board.goatsInHand > 0)
+    return `${text}: goats must be placed while any remain in hand (R11)`;
   const ownsFrom = board.goatToMove
     ? ((board.goatMask >>> move.from) & 1) === 1
     : ((board.tigers >>> move.from) & 1) === 1;
@@ -174,4 +181,4 @@ function explainIllegal(board: Board, move: Move): string {
   return `${text}: no ${move.kind} along a line to an empty point is possible there`;
 }
 
-export type { Position, Move, Options, Outcome, Variant };
+export type { Move, Options, Outcome, Position, Variant };

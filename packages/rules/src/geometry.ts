@@ -85,7 +85,8 @@ export const GEOMETRIES: { readonly [K in BoardKind]: Geometry } = {
   orthogonal: buildGeometry('orthogonal'),
 };
 
-export const areNeighbours = (g: Geometry, a: Point, b: Point): boolean => ((g.neighbours[a]! >>> b) & 1) === 1;
+export const areNeighbours = (g: Geometry, a: Point, b: Point): boolean =>
+  ((g.neighbours[a]! >>> b) & 1) === 1;
 
 export function popcount(mask: number): number {
   let x = mask - ((mask >>> 1) & 0x55555555);

@@ -13,10 +13,13 @@ export function mix32(value: number): number {
   return (x ^ (x >>> 16)) | 0;
 }
 
-export const TIGER_KEYS = Int32Array.from({ length: POINT_COUNT }, (_, p) => mix32(0x7167e4 + p * 0x9e3779b9));
+export const TIGER_KEYS = Int32Array.from({ length: POINT_COUNT }, (_, p) =>
+  mix32(0x7167e4 + p * 0x9e3779b9),
+);
 /** GOAT_KEYS[p * (MAX_STACK + 1) + h]: h goats on p; zero for an empty point. */
 export const GOAT_KEYS = Int32Array.from({ length: POINT_COUNT * (MAX_STACK + 1) }, (_, i) =>
   i % (MAX_STACK + 1) === 0 ? 0 : mix32(0x60a7 + i * 0x85ebca77),
 );
 export const GOAT_TO_MOVE_KEY = mix32(0x51de);
-export const handKey = (goatsInHand: number): number => (goatsInHand === 0 ? 0 : mix32(0x4a7d + goatsInHand * 0x27d4eb2f));
+export const handKey = (goatsInHand: number): number =>
+  goatsInHand === 0 ? 0 : mix32(0x4a7d + goatsInHand * 0x27d4eb2f);

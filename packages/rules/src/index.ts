@@ -1,41 +1,41 @@
-export * from './types.js';
 export {
-  POINT_COUNT,
-  GEOMETRIES,
-  type Geometry,
-  type BoardKind,
-  makePoint,
-  parsePoint,
-  pointColumn,
-  pointRow,
-  pointAt,
-  hasDiagonals,
-  areNeighbours,
-  pointsOf,
-} from './geometry.js';
-export { VARIANT_RULES, resolveOptions, DEFAULT_OPTIONS, type VariantRules } from './variants.js';
-export { startPosition, positionFromSetup, type SetupError, type SetupErrorCode } from './setup.js';
-export {
+  createGame,
   type Game,
+  legalMoves,
   type PlayError,
   type PlayErrorCode,
-  createGame,
-  legalMoves,
   play,
   playMoveText,
   playMoveTexts,
   sameMove,
 } from './game.js';
-export { parseMove, makeMove, type MoveParseError } from './notation/move.js';
-export { parsePosition, makePosition, makeBoardText, type PositionParseError } from './notation/position.js';
 export {
-  parseRecord,
-  makeRecord,
-  makeOptionsText,
-  parseOptionsText,
+  areNeighbours,
+  type BoardKind,
+  GEOMETRIES,
+  type Geometry,
+  hasDiagonals,
+  makePoint,
+  POINT_COUNT,
+  parsePoint,
+  pointAt,
+  pointColumn,
+  pointRow,
+  pointsOf,
+} from './geometry.js';
+export { type MoveParseError, makeMove, parseMove } from './notation/move.js';
+export { makeObx, makeObxMove, type ObxError, parseObx } from './notation/obx.js';
+export { makeBoardText, makePosition, type PositionParseError, parsePosition } from './notation/position.js';
+export {
   type GameRecord,
-  type RecordResult,
+  makeOptionsText,
+  makeRecord,
+  parseOptionsText,
+  parseRecord,
   type RecordError,
+  type RecordResult,
 } from './notation/record.js';
-export { parseObx, makeObx, makeObxMove, type ObxError } from './notation/obx.js';
 export { perft } from './perft.js';
+export { positionFromSetup, type SetupError, type SetupErrorCode, startPosition } from './setup.js';
+export * from './types.js';
+export { DEFAULT_OPTIONS, resolveOptions, VARIANT_RULES, type VariantRules } from './variants.js';

@@ -15,7 +15,12 @@ const TABLES: ReadonlyArray<[string, Variant, Partial<Options>, readonly number[
   ['bagh-chal', 'bagh-chal', {}, [21, 252, 5_052, 68_204, 1_304_788, 18_592_000]],
   ['bagh-guti', 'bagh-guti', {}, [13, 360, 3_298, 94_892, 720_656, 20_976_400]],
   ['bagh-bandi', 'bagh-bandi', {}, [7, 100, 644, 9_336, 57_520, 872_592]],
-  ['bagh-guti goatsFirst', 'bagh-guti', { goatsFirst: true }, [26, 326, 9_164, 81_072, 2_352_758, 17_356_622]],
+  [
+    'bagh-guti goatsFirst',
+    'bagh-guti',
+    { goatsFirst: true },
+    [26, 326, 9_164, 81_072, 2_352_758, 17_356_622],
+  ],
   ['bagh-bandi goatsFirst', 'bagh-bandi', { goatsFirst: true }, [16, 108, 1_576, 9_928, 149_662, 901_820]],
 ];
 

@@ -1,8 +1,8 @@
 /** The gate from an unchecked position (from notation or an editor) to a legal one. */
 import { POINT_COUNT } from './geometry.js';
 import { MAX_STACK } from './hash.js';
-import { type Position, type Result, type RulesError, type Variant, err, ok, rulesError } from './types.js';
-import { VARIANT_RULES, emptyGoats } from './variants.js';
+import { err, ok, type Position, type Result, type RulesError, rulesError, type Variant } from './types.js';
+import { emptyGoats, VARIANT_RULES } from './variants.js';
 
 export type SetupErrorCode = 'ERR_SHARED_POINT' | 'ERR_STACK' | 'ERR_COUNTS' | 'ERR_SHAPE';
 export type SetupError = RulesError<SetupErrorCode>;
@@ -25,7 +25,7 @@ export function startPosition(variant: Variant, goatsFirst: boolean): Position {
 }
 
 function pointIndex(name: string): number {
-  return (name.charCodeAt(0) - 97) + (name.charCodeAt(1) - 49) * 5;
+  return name.charCodeAt(0) - 97 + (name.charCodeAt(1) - 49) * 5;
 }
 
 /** Checks that `position` can stand on this variant's board; returns a normalised copy. */

@@ -1,6 +1,6 @@
 /** What differs between the variants: board, start, who moves first, when the tigers have won. */
 import { type BoardKind, POINT_COUNT } from './geometry.js';
-import type { Options, Position, Variant } from './types.js';
+import type { Options, Variant } from './types.js';
 
 export interface VariantRules {
   readonly board: BoardKind;

@@ -1,6 +1,6 @@
 /** R40 move text: `G@c3`, `a1-b2`, `a1xc3`, `a1xc3xe5`; lenient parse, canonical make. */
 import { GEOMETRIES, makePoint, parsePoint, pointColumn, pointRow } from '../geometry.js';
-import { type Move, type Result, type RulesError, err, ok, rulesError } from '../types.js';
+import { err, type Move, ok, type Result, type RulesError, rulesError } from '../types.js';
 
 export type MoveParseError = RulesError<'ERR_MOVE_SYNTAX'>;
 
@@ -19,7 +19,8 @@ const distance = (a: number, b: number): number =>
   Math.max(Math.abs(pointColumn(a) - pointColumn(b)), Math.abs(pointRow(a) - pointRow(b)));
 
 /** A jump's landing lies two points away on a straight line (on either board's lines). */
-const isJumpShape = (from: number, to: number): boolean => GEOMETRIES.alquerque.jumpOverBetween[from * 25 + to]! >= 0;
+const isJumpShape = (from: number, to: number): boolean =>
+  GEOMETRIES.alquerque.jumpOverBetween[from * 25 + to]! >= 0;
 
 function syntaxError(text: string, why: string): Result<never, MoveParseError> {
   return err(rulesError('ERR_MOVE_SYNTAX', `'${text}': ${why}`));
@@ -34,7 +35,10 @@ export function parseMove(input: string): Result<Move, MoveParseError> {
     return syntaxError(text, 'not a move (expected e.g. G@c3, a1-b2, a1xc3)');
   }
   const points = (lower.match(/[a-e][1-5]/g) ?? []).map((p) => parsePoint(p)!);
-  const separators = lower.replace(/[a-e][1-5]/g, ' ').trim().split(' ');
+  const separators = lower
+    .replace(/[a-e][1-5]/g, ' ')
+    .trim()
+    .split(' ');
   const from = points[0]!;
   const rest = points.slice(1);
   if (separators.includes('-')) {

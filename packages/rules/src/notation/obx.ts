@@ -4,7 +4,7 @@
  * `X` empty; then side to move, `@` goats in hand, `c` goats captured, `m` last move or `-`.
  */
 import { pointAt, pointColumn, pointRow } from '../geometry.js';
-import { type Move, type Position, type Result, type RulesError, err, ok, rulesError } from '../types.js';
+import { err, type Move, ok, type Position, type Result, type RulesError, rulesError } from '../types.js';
 import { emptyGoats } from '../variants.js';
 
 export type ObxError = RulesError<'ERR_OBX_SYNTAX'>;
@@ -20,7 +20,10 @@ export function makeObxMove(move: Move): string {
   if (move.kind === 'step') return `m${makeObxPoint(move.from)}${makeObxPoint(move.to)}`;
   // OBX has single jumps only: from, landing, then the captured goat's point.
   const land = move.path[0]!;
-  const over = pointAt((pointColumn(move.from) + pointColumn(land)) / 2, (pointRow(move.from) + pointRow(land)) / 2);
+  const over = pointAt(
+    (pointColumn(move.from) + pointColumn(land)) / 2,
+    (pointRow(move.from) + pointRow(land)) / 2,
+  );
   return `m${makeObxPoint(move.from)}${makeObxPoint(land)}(${makeObxPoint(over)})`;
 }
 
@@ -45,7 +48,9 @@ export function parseObx(text: string): Result<Position, ObxError> {
   const [boardField, sideField, ...rest] = fields;
   const rows = (boardField ?? '').toUpperCase().split('/');
   if (rows.length !== 5 || rows.some((row) => !/^[TGX]{5}$/.test(row))) {
-    return obxError(`board must be 5 rows of 5 letters T, G or X separated by '/', got '${boardField ?? ''}'`);
+    return obxError(
+      `board must be 5 rows of 5 letters T, G or X separated by '/', got '${boardField ?? ''}'`,
+    );
   }
   let tigers = 0;
   let onBoard = 0;
@@ -61,7 +66,8 @@ export function parseObx(text: string): Result<Position, ObxError> {
     }
   });
   const side = (sideField ?? '').toLowerCase();
-  if (!['t', 'g', 'tiger', 'goat'].includes(side)) return obxError(`side to move must be 't' or 'g', got '${sideField ?? ''}'`);
+  if (!['t', 'g', 'tiger', 'goat'].includes(side))
+    return obxError(`side to move must be 't' or 'g', got '${sideField ?? ''}'`);
   let hand: number | undefined;
   let captured = 0;
   for (const field of rest) {

@@ -1,6 +1,6 @@
 /** R41 position string: `T3T/5/5/5/T3T g 20 0`. */
 import { pointAt } from '../geometry.js';
-import { type Position, type Result, type RulesError, err, ok, rulesError } from '../types.js';
+import { err, ok, type Position, type Result, type RulesError, rulesError } from '../types.js';
 import { emptyGoats } from '../variants.js';
 
 export type PositionParseError = RulesError<'ERR_POSITION_SYNTAX'>;
@@ -49,12 +49,14 @@ export function parsePosition(text: string): Result<Position, PositionParseError
     }
     if (column !== 5) return syntaxError(`row ${row + 1}: '${rowText}' does not describe exactly 5 points`);
   }
-  if (sideField !== 't' && sideField !== 'g') return syntaxError(`side to move must be 't' or 'g', got '${sideField}'`);
+  if (sideField !== 't' && sideField !== 'g')
+    return syntaxError(`side to move must be 't' or 'g', got '${sideField}'`);
   const count = (field: string): number | undefined => (/^\d{1,3}$/.test(field) ? Number(field) : undefined);
   const goatsInHand = count(handField);
   if (goatsInHand === undefined) return syntaxError(`goats in hand must be a number, got '${handField}'`);
   const goatsCaptured = count(capturedField);
-  if (goatsCaptured === undefined) return syntaxError(`goats captured must be a number, got '${capturedField}'`);
+  if (goatsCaptured === undefined)
+    return syntaxError(`goats captured must be a number, got '${capturedField}'`);
   return ok({ tigers, goats, toMove: sideField === 't' ? 'tiger' : 'goat', goatsInHand, goatsCaptured });
 }
 
@@ -66,7 +68,8 @@ export function makeBoardText(position: Position): string {
     for (let column = 0; column < 5; column++) {
       const point = pointAt(column, row);
       const height = position.goats[point] ?? 0;
-      const piece = (position.tigers >>> point) & 1 ? 'T' : height === 1 ? 'G' : height > 1 ? `G(${height})` : '';
+      const piece =
+        (position.tigers >>> point) & 1 ? 'T' : height === 1 ? 'G' : height > 1 ? `G(${height})` : '';
       if (piece === '') {
         empty++;
         continue;

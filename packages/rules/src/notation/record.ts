@@ -1,17 +1,17 @@
 /** R42 game record: `[Key "value"]` headers, a blank line, numbered moves, the result. */
-import { type Game, createGame, playMoveTexts } from '../game.js';
+import { createGame, type Game, playMoveTexts } from '../game.js';
 import {
+  err,
   OPTION_NAMES,
   type Options,
+  ok,
   type Position,
   type Result,
   type RulesError,
+  rulesError,
   type Side,
   VARIANTS,
   type Variant,
-  err,
-  ok,
-  rulesError,
 } from '../types.js';
 import { VARIANT_RULES } from '../variants.js';
 import { makeMove } from './move.js';
@@ -125,7 +125,12 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
   const resultText = last !== undefined && RESULT_TOKENS.has(last) ? tokens.pop()! : (headers.Result ?? '*');
   const played = playMoveTexts(created.value, tokens);
   if (!played.ok) {
-    return err(rulesError('ERR_RECORD_MOVE', `move ${played.error.index + 1} (${played.error.move}): ${played.error.message}`));
+    return err(
+      rulesError(
+        'ERR_RECORD_MOVE',
+        `move ${played.error.index + 1} (${played.error.move}): ${played.error.message}`,
+      ),
+    );
   }
   const game = played.value;
   const declared: RecordResult | null =
@@ -133,7 +138,11 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
       ? null
       : { winner: resultText === 'draw' ? null : (resultText as Side), reason: headers.Termination ?? '' };
   if (game.outcome) {
-    if (!declared || declared.winner !== game.outcome.winner || (declared.reason && declared.reason !== game.outcome.reason)) {
+    if (
+      !declared ||
+      declared.winner !== game.outcome.winner ||
+      (declared.reason && declared.reason !== game.outcome.reason)
+    ) {
       return err(
         rulesError(
           'ERR_RECORD_RESULT',
