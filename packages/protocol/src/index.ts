@@ -1,0 +1,5 @@
+export * from './common.js';
+export * from './errors.js';
+export * from './http.js';
+export * from './snapshot.js';
+export * from './socket.js';
