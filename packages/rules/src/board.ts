@@ -29,9 +29,10 @@ export type ExactKey = number | string;
 export class RepetitionTable {
   private readonly byHash = new Map<number, ExactKey[]>();
 
-  has(hash: number, key: ExactKey): boolean {
+  /** The exact key is computed only when the hash matches, so a miss costs one lookup. */
+  has(hash: number, exactKey: () => ExactKey): boolean {
     const keys = this.byHash.get(hash);
-    return keys?.includes(key) === true;
+    return keys !== undefined && keys.includes(exactKey());
   }
 
   add(hash: number, key: ExactKey): void {
@@ -133,7 +134,7 @@ export class Board {
 
   /** Is the current position forbidden by the no-repeat rule (R13) against `history`? */
   repeats(history: RepetitionTable): boolean {
-    return this.noRepeat && this.goatsInHand === 0 && history.has(this.hash, this.exactKey());
+    return this.noRepeat && this.goatsInHand === 0 && history.has(this.hash, () => this.exactKey());
   }
 
   /** Adds the current position to `history` when R13 could ever compare against it. */

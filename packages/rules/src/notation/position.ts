@@ -34,7 +34,7 @@ export function parsePosition(text: string): Result<Position, PositionParseError
       if (/^[1-5]$/.test(token)) {
         column += Number(token);
       } else {
-        if (column >= 5) break;
+        if (column >= 5) return syntaxError(`row ${row + 1}: '${rowText}' describes more than 5 points`);
         const point = pointAt(column, row);
         if (token === 'T') tigers |= 1 << point;
         else {

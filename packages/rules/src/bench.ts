@@ -1,0 +1,106 @@
+/**
+ * `pnpm bench`: perft leaves per second (bagh-chal depth 7, the others depth 6) and `play` calls
+ * per second along pseudo-random games, per variant. Numbers, not pass/fail: the machine is shared.
+ */
+import { Board, RepetitionTable } from './board.js';
+import { createGame, type Game, legalMoves, play } from './game.js';
+import { perft } from './perft.js';
+import { VARIANTS, type Variant } from './types.js';
+
+const PERFT_DEPTH: Record<Variant, number> = { 'bagh-chal': 7, 'bagh-guti': 6, 'bagh-bandi': 6 };
+
+function newGame(variant: Variant): Game {
+  const created = createGame(variant);
+  if (!created.ok) throw new Error(created.error.message);
+  return created.value;
+}
+
+function timed<T>(run: () => T): { value: T; seconds: number } {
+  const start = process.hrtime.bigint();
+  const value = run();
+  return { value, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
+}
+
+/** A fixed linear congruential sequence, so every run plays the same games. */
+function* choices(seed: number): Generator<number> {
+  let x = seed >>> 0;
+  for (;;) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    yield x;
+  }
+}
+
+function playRandomGames(variant: Variant, plays: number): number {
+  const pick = choices(7);
+  let done = 0;
+  while (done < plays) {
+    let game = newGame(variant);
+    for (let ply = 0; ply < 300 && done < plays; ply++) {
+      const moves = legalMoves(game);
+      if (moves.length === 0) break;
+      const result = play(game, moves[pick.next().value % moves.length]!);
+      if (!result.ok) throw new Error(result.error.message);
+      game = result.value;
+      done++;
+    }
+  }
+  return done;
+}
+
+/** Runs `count` until at least a second has passed; returns units per second. */
+function rate(count: () => number): number {
+  count(); // warm-up
+  let units = 0;
+  let seconds = 0;
+  while (seconds < 1) {
+    const run = timed(count);
+    units += run.value;
+    seconds += run.seconds;
+  }
+  return units / seconds;
+}
+
+/** Baseline in the same run: the same perft through the general path (move objects, legalMoves). */
+function perftByObjects(game: Game, depth: number): number {
+  const board = new Board(game.variant, game.options, game.position);
+  const history = new RepetitionTable();
+  const walk = (d: number): number => {
+    if (board.tigersHaveWon()) return 0;
+    const moves = board.legalMoves(history);
+    if (d === 1) return moves.length;
+    let leaves = 0;
+    for (const move of moves) {
+      board.make(move);
+      leaves += walk(d - 1);
+      board.unmake(move);
+    }
+    return leaves;
+  };
+  return walk(depth);
+}
+
+const rows: string[][] = [
+  ['variant', 'depth', 'leaves', 'M leaves/s', 'baseline M/s', 'ratio', 'play calls/s'],
+];
+for (const variant of VARIANTS) {
+  const depth = PERFT_DEPTH[variant];
+  const leaves = perft(newGame(variant), depth);
+  const fast = rate(() => perft(newGame(variant), depth));
+  const baselineDepth = depth - 2;
+  const baseline = rate(() => perftByObjects(newGame(variant), baselineDepth));
+  const plays = rate(() => playRandomGames(variant, 20_000));
+  rows.push([
+    variant,
+    String(depth),
+    String(leaves),
+    (fast / 1e6).toFixed(1),
+    (baseline / 1e6).toFixed(2),
+    `${(fast / baseline).toFixed(0)}x`,
+    Math.round(plays).toLocaleString('en-US'),
+  ]);
+}
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+for (const row of rows) console.log(row.map((cell, i) => cell.padStart(widths[i]!)).join('  '));
+console.log(
+  'baseline: the same tree two plies shallower through move objects (Board.legalMoves + make/unmake)',
+);
