@@ -1,6 +1,9 @@
+/** For search engines: the mutable board (make/unmake, incremental hash) and a game's R13 history. */
+export { Board as SearchBoard, MAX_MOVES, RepetitionTable } from './board.js';
 export {
   createGame,
   type Game,
+  historyOf,
   legalMoves,
   type PlayError,
   type PlayErrorCode,

@@ -1,0 +1,47 @@
+/** Chooses the computer's move for a level; the randomness is injected, so games replay exactly. */
+import type { Game, Move } from '@bagh/rules';
+import { LEVEL_SETTINGS, type Level } from './levels.js';
+import { Searcher, type SearchLimits } from './search.js';
+
+export interface BotChoice {
+  readonly move: Move;
+  readonly score: number;
+  readonly depth: number;
+  readonly nodes: number;
+}
+
+export function chooseMove(
+  game: Game,
+  level: Level,
+  random: () => number,
+  searcher: Searcher = new Searcher(),
+  overrides: SearchLimits = {},
+): BotChoice | null {
+  const settings = LEVEL_SETTINGS[level];
+  const result = searcher.search(game, { ...settings.limits, ...overrides });
+  if (!result.move) return null;
+  if (settings.temperature === 0 || result.rootScores.length === 1) {
+    return { move: result.move, score: result.score, depth: result.depth, nodes: result.nodes };
+  }
+  const best = result.rootScores[0]!.score;
+  const weights = result.rootScores.map((s) => Math.exp((s.score - best) / settings.temperature));
+  let pick = random() * weights.reduce((a, b) => a + b, 0);
+  for (const [i, scored] of result.rootScores.entries()) {
+    pick -= weights[i]!;
+    if (pick <= 0)
+      return { move: scored.move, score: scored.score, depth: result.depth, nodes: result.nodes };
+  }
+  return { move: result.move, score: result.score, depth: result.depth, nodes: result.nodes };
+}
+
+/** A small seeded generator (mulberry32) for reproducible bot games. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
