@@ -12,9 +12,11 @@ export const Variant = z.enum(VARIANTS);
 export const SideChoice = z.enum([...SIDES, 'random']);
 
 export const GameOptions = z
-  .object(Object.fromEntries(OPTION_NAMES.map((name) => [name, z.boolean().optional()])) as {
-    [K in (typeof OPTION_NAMES)[number]]: z.ZodOptional<z.ZodBoolean>;
-  })
+  .object(
+    Object.fromEntries(OPTION_NAMES.map((name) => [name, z.boolean().optional()])) as {
+      [K in (typeof OPTION_NAMES)[number]]: z.ZodOptional<z.ZodBoolean>;
+    },
+  )
   .strict();
 export type GameOptions = z.infer<typeof GameOptions>;
 

@@ -23,6 +23,10 @@ export type ClaimRequest = z.infer<typeof ClaimRequest>;
 export const MoveRequest = z.object({ roomId: RoomId, move: MoveText, ply: Ply });
 export type MoveRequest = z.infer<typeof MoveRequest>;
 
+/** Leaves a room: the socket stops receiving its events (a seat it held stays its player's). */
+export const LeaveRequest = z.object({ roomId: RoomId });
+export type LeaveRequest = z.infer<typeof LeaveRequest>;
+
 // --- server → client ---------------------------------------------------------------------------
 
 export const EventType = z.enum(['seat', 'presence', 'move']);
@@ -52,6 +56,7 @@ export const JoinReply = z.object({
 });
 export const ClaimReply = z.object({ ok: z.literal(true), seatToken: SeatToken, snapshot: Snapshot });
 export const MoveReply = z.object({ ok: z.literal(true), version: Version });
+export const LeaveReply = z.object({ ok: z.literal(true) });
 
 export const JoinAck = z.union([JoinReply, AckError]);
 export const ClaimAck = z.union([ClaimReply, AckError]);
@@ -59,12 +64,15 @@ export const MoveAck = z.union([MoveReply, AckError]);
 export type JoinAck = z.infer<typeof JoinAck>;
 export type ClaimAck = z.infer<typeof ClaimAck>;
 export type MoveAck = z.infer<typeof MoveAck>;
+export const LeaveAck = z.union([LeaveReply, AckError]);
+export type LeaveAck = z.infer<typeof LeaveAck>;
 
 /** Every client event: its payload schema and its reply schema. */
 export const CLIENT_EVENTS = {
   'room:join': { request: JoinRequest, reply: JoinReply },
   'seat:claim': { request: ClaimRequest, reply: ClaimReply },
   move: { request: MoveRequest, reply: MoveReply },
+  'room:leave': { request: LeaveRequest, reply: LeaveReply },
 } as const;
 export type ClientEventName = keyof typeof CLIENT_EVENTS;
 
@@ -78,6 +86,7 @@ export interface ClientToServerEvents {
   'room:join': (request: JoinRequest, ack: Ack<typeof JoinReply>) => void;
   'seat:claim': (request: ClaimRequest, ack: Ack<typeof ClaimReply>) => void;
   move: (request: MoveRequest, ack: Ack<typeof MoveReply>) => void;
+  'room:leave': (request: LeaveRequest, ack: Ack<typeof LeaveReply>) => void;
 }
 
 export interface ServerToClientEvents {

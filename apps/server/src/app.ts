@@ -1,0 +1,164 @@
+/** buildApp: the whole server wired together, ready to listen; it never listens itself. */
+import { randomInt } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import type { RoomEvent } from '@bagh/protocol';
+import { SIDES } from '@bagh/rules';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { type Logger, pino } from 'pino';
+import { Server } from 'socket.io';
+import type { Config } from './config.js';
+import { apiRoutes } from './http/api.js';
+import { installErrorHandler } from './http/errors.js';
+import { webRoutes } from './http/web.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { RoomManager } from './rooms/manager.js';
+import { attachSocketHandlers, type BaghServer } from './socket/handlers.js';
+import type { RateLimit } from './socket/token-bucket.js';
+import { openSqliteStorage } from './storage/sqlite.js';
+import type { RoomStorage } from './storage/types.js';
+
+export interface AppOptions {
+  /** A ready logger (default: pino at LOG_LEVEL to stdout). */
+  readonly logger?: Logger;
+  /** The room store (default: SQLite at DATA_DIR/bagh.sqlite). buildApp closes it on close. */
+  readonly storage?: RoomStorage;
+  /** Room creations per address per minute (default 30). */
+  readonly roomCreationPerMinute?: number;
+  /** Per-socket event budget (default 20/s, bursts of 100). */
+  readonly socketRateLimit?: RateLimit;
+  /** Events kept per room for `since` replays (default 32). */
+  readonly historySize?: number;
+  /** An empty room leaves memory after this long idle (default 10 min). */
+  readonly roomIdleMs?: number;
+  /** How long Socket.IO keeps a dropped connection's state for recovery (default 2 min). */
+  readonly recoveryMs?: number;
+  /** Largest socket message in bytes (default 16 KB). */
+  readonly maxMessageBytes?: number;
+}
+
+export interface App {
+  readonly fastify: FastifyInstance;
+  readonly io: BaghServer;
+  readonly rooms: RoomManager;
+  readonly metrics: Metrics;
+  readonly log: Logger;
+  /** Stops accepting, disconnects every socket, waits for queued commands, flushes storage. */
+  readonly close: () => Promise<void>;
+}
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const log = options.logger ?? pino({ level: config.LOG_LEVEL, base: { service: 'bagh-server' } });
+  const storage = options.storage ?? openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite'));
+  const maxMessageBytes = options.maxMessageBytes ?? 16 * 1024;
+
+  const fastify: FastifyInstance = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    bodyLimit: maxMessageBytes,
+    logController: new LogController({ disableRequestLogging: true }),
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 10_000,
+    requestTimeout: 30_000,
+    trustProxy: false,
+  });
+
+  const io: BaghServer = new Server(fastify.server, {
+    serveClient: false,
+    maxHttpBufferSize: maxMessageBytes,
+    perMessageDeflate: false,
+    httpCompression: false,
+    connectionStateRecovery: {
+      maxDisconnectionDuration: options.recoveryMs ?? 120_000,
+      skipMiddlewares: true,
+    },
+  });
+
+  let rooms: RoomManager | undefined;
+  const metrics = createMetrics(() => rooms?.liveRooms ?? 0);
+  rooms = new RoomManager({
+    storage,
+    log,
+    historySize: options.historySize ?? 32,
+    idleMs: options.roomIdleMs ?? 10 * 60_000,
+    broadcast: (event: RoomEvent) => io.to(event.roomId).emit('room:event', event),
+    onEvent: (event) => {
+      metrics.events.inc({ type: event.type });
+      if (event.type === 'move') metrics.moves.inc();
+    },
+  });
+  attachSocketHandlers(io, {
+    rooms,
+    log,
+    metrics,
+    rateLimit: options.socketRateLimit ?? { refillPerSecond: 20, burst: 100 },
+    maxRoomsPerSocket: 16,
+  });
+
+  installErrorHandler(fastify);
+  await fastify.register(helmet, { contentSecurityPolicy: { directives: cspDirectives(config.PUBLIC_URL) } });
+  await fastify.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) => request.ip,
+  });
+
+  let closing = false;
+  fastify.get('/healthz', async (_request, reply) => {
+    if (closing) return reply.code(503).send({ status: 'closing' });
+    await storage.check();
+    return reply.header('cache-control', 'no-store').send({ status: 'ok' });
+  });
+  fastify.get('/metrics', async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  await apiRoutes(fastify, {
+    rooms,
+    metrics,
+    publicUrl: config.PUBLIC_URL,
+    roomCreationPerMinute: options.roomCreationPerMinute ?? 30,
+    randomSide: () => SIDES[randomInt(SIDES.length)]!,
+  });
+  await webRoutes(fastify, { webDist: resolve(config.WEB_DIST) });
+  await fastify.ready();
+
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      closing = true;
+      io.local.disconnectSockets(true);
+      await new Promise<void>((done) => {
+        // io.close() also closes the HTTP server; "not running" (never listened) is fine.
+        void io.close(() => done());
+      });
+      await fastify.close();
+      await rooms.close();
+      await storage.close();
+      log.info('server closed');
+    })();
+    return closed;
+  };
+
+  return { fastify, io, rooms, metrics, log, close };
+}
+
+/** CSP for the Svelte app: own scripts and styles, inline styles, sockets to this origin. */
+function cspDirectives(publicUrl: string | undefined): Record<string, string[] | null> {
+  const connect = ["'self'"];
+  if (publicUrl) {
+    const url = new URL(publicUrl);
+    connect.push(`${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`);
+  }
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: connect,
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    upgradeInsecureRequests: publicUrl?.startsWith('https:') ? [] : null,
+  };
+}

@@ -1,0 +1,48 @@
+/** Configuration from the environment, parsed by zod; a bad value stops the boot with a clear message. */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** apps/web/dist, seen from this file (src/ when run by tests, dist/ when built). */
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      message: 'PUBLIC_URL must be an http(s) URL, e.g. https://bagh.example.org',
+    })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+export type LogLevel = Config['LOG_LEVEL'];
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment (empty strings count as unset); throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.keys(EnvSchema.shape)
+      .map((key) => [key, env[key]] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = EnvSchema.safeParse(relevant);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+}
+
+/** A complete config for tests and tools: defaults with the given overrides. */
+export function makeConfig(overrides: Partial<Config> = {}): Config {
+  return { ...EnvSchema.parse({}), ...overrides };
+}

@@ -1,0 +1,37 @@
+/** A store in memory (tests, benchmarks): the same contract as SQLite, lost with the process. */
+import type { RoomRecord } from '../rooms/state.js';
+import { assertContiguous, type RoomStorage } from './types.js';
+
+export function createMemoryStorage(): RoomStorage {
+  const rooms = new Map<string, RoomRecord>();
+  return {
+    async createRoom(record) {
+      if (rooms.has(record.roomId)) return false;
+      rooms.set(record.roomId, structuredClone(record));
+      return true;
+    },
+    async loadRoom(roomId) {
+      const record = rooms.get(roomId);
+      return record ? structuredClone(record) : null;
+    },
+    async append(roomId, expectedVersion, changes) {
+      assertContiguous(expectedVersion, changes);
+      const record = rooms.get(roomId);
+      if (!record || record.version !== expectedVersion) {
+        return { ok: false, storedVersion: record?.version ?? null };
+      }
+      const last = changes[changes.length - 1];
+      if (!last) return { ok: true };
+      const seats = { ...record.seats };
+      const moves = [...record.moves];
+      for (const change of changes) {
+        if (change.kind === 'move') moves.push({ text: change.move, version: change.version });
+        if (change.kind === 'seat') seats[change.side] = change.tokenHash;
+      }
+      rooms.set(roomId, { ...record, version: last.version, seats, moves });
+      return { ok: true };
+    },
+    async check() {},
+    async close() {},
+  };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_WEB_DIST, loadConfig } from '../src/config.js';
+
+describe('config from the environment', () => {
+  it('has defaults for everything', () => {
+    expect(loadConfig({})).toEqual({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      LOG_LEVEL: 'info',
+      WEB_DIST: DEFAULT_WEB_DIST,
+    });
+    expect(DEFAULT_WEB_DIST.replaceAll('\\', '/')).toMatch(/apps\/web\/dist$/);
+  });
+
+  it('parses what is set, ignoring empty strings', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/bagh',
+      LOG_LEVEL: 'debug',
+      PUBLIC_URL: 'https://bagh.example.org/',
+      WEB_DIST: '',
+    });
+    expect(config).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', LOG_LEVEL: 'debug' });
+    expect(config.PUBLIC_URL).toBe('https://bagh.example.org');
+    expect(config.WEB_DIST).toBe(DEFAULT_WEB_DIST);
+  });
+
+  it('fails fast, naming every bad variable', () => {
+    const attempt = () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', PUBLIC_URL: 'ftp://x' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT/);
+    expect(attempt).toThrow(/LOG_LEVEL/);
+    expect(attempt).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+  });
+});

@@ -1,0 +1,215 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, type AppOptions, buildApp } from '../src/app.js';
+import { type Config, makeConfig } from '../src/config.js';
+import { removeDir, tempDir } from './helpers.js';
+
+const apps: App[] = [];
+const dirs: string[] = [];
+async function build(overrides: Partial<Config> = {}, options?: AppOptions): Promise<App> {
+  const dir = tempDir();
+  dirs.push(dir);
+  const app = await buildApp(
+    makeConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_DIST: join(dir, 'missing'), ...overrides }),
+    options,
+  );
+  apps.push(app);
+  return app;
+}
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  for (const dir of dirs) removeDir(dir);
+});
+
+let app: App;
+beforeAll(async () => {
+  app = await build();
+});
+
+const post = (target: App, payload: unknown, headers: Record<string, string> = {}) =>
+  target.fastify.inject({ method: 'POST', url: '/api/rooms', payload: payload as object, headers });
+
+describe('POST /api/rooms', () => {
+  it('creates a room: 201 with the creator seat token and the shareable url', async () => {
+    const response = await post(app, { variant: 'bagh-chal', side: 'tiger' });
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body).toEqual({
+      roomId: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+      side: 'tiger',
+      seatToken: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      url: `/r/${body.roomId}`,
+    });
+  });
+
+  it('picks a side for "random" and accepts options', async () => {
+    const sides = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const response = await post(app, {
+        variant: 'bagh-guti',
+        side: 'random',
+        options: { multiJump: true },
+      });
+      expect(response.statusCode).toBe(201);
+      sides.add(response.json().side);
+    }
+    expect([...sides].sort()).toEqual(['goat', 'tiger']);
+    const { roomId } = (
+      await post(app, { variant: 'bagh-guti', side: 'goat', options: { goatsFirst: true } })
+    ).json();
+    const snapshot = (await app.fastify.inject({ url: `/api/rooms/${roomId}` })).json();
+    expect(snapshot.options).toEqual({ goatsFirst: true, multiJump: false, noRepeat: false });
+    expect(snapshot.toMove).toBe('goat');
+  });
+
+  it('400 BAD_REQUEST with { error: { code, message } } for a bad body', async () => {
+    const bodies: unknown[] = [
+      {},
+      { variant: 'chess', side: 'tiger' },
+      { variant: 'bagh-chal', side: 'both' },
+      { variant: 'bagh-chal', side: 'goat', options: { fast: true } },
+      { variant: 'bagh-chal', side: 'goat', options: { multiJump: 'yes' } },
+    ];
+    for (const body of bodies) {
+      const response = await post(app, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json()).toEqual({ error: { code: 'BAD_REQUEST', message: expect.any(String) } });
+    }
+    const broken = await app.fastify.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      payload: '{"variant":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error.code).toBe('BAD_REQUEST');
+    const huge = await post(app, { variant: 'bagh-chal', side: 'goat', pad: 'x'.repeat(64 * 1024) });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().error.code).toBe('BAD_REQUEST');
+  });
+
+  it('429 RATE_LIMITED past the per-address creation limit', async () => {
+    const limited = await build({}, { roomCreationPerMinute: 3 });
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++)
+      codes.push((await post(limited, { variant: 'bagh-chal', side: 'goat' })).statusCode);
+    expect(codes).toEqual([201, 201, 201, 429, 429]);
+    const last = await post(limited, { variant: 'bagh-chal', side: 'goat' });
+    expect(last.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.any(String) } });
+    // Reading is not limited.
+    expect((await limited.fastify.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+
+  it('an absolute url when PUBLIC_URL is set', async () => {
+    const withUrl = await build({ PUBLIC_URL: 'https://bagh.example.org' });
+    const body = (await post(withUrl, { variant: 'bagh-chal', side: 'goat' })).json();
+    expect(body.url).toBe(`https://bagh.example.org/r/${body.roomId}`);
+  });
+});
+
+describe('GET /api/rooms/:roomId', () => {
+  it('returns the public snapshot, never the seat token', async () => {
+    const created = (await post(app, { variant: 'bagh-chal', side: 'goat' })).json();
+    const response = await app.fastify.inject({ url: `/api/rooms/${created.roomId}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      roomId: created.roomId,
+      version: 0,
+      variant: 'bagh-chal',
+      options: { goatsFirst: true, multiJump: false, noRepeat: true },
+      position: 'T3T/5/5/5/T3T g 20 0',
+      moves: [],
+      toMove: 'goat',
+      goatsInHand: 20,
+      captured: 0,
+      result: null,
+      seats: { tiger: { taken: false, connected: false }, goat: { taken: true, connected: false } },
+      spectators: 0,
+    });
+    expect(response.body).not.toContain(created.seatToken);
+  });
+
+  it('404 NOT_FOUND for an unknown room, 400 for a malformed id', async () => {
+    const missing = await app.fastify.inject({ url: '/api/rooms/abcdefghijkl' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    const malformed = await app.fastify.inject({ url: '/api/rooms/a%20b' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.code).toBe('BAD_REQUEST');
+    const nowhere = await app.fastify.inject({ url: '/api/nothing-here' });
+    expect(nowhere.statusCode).toBe(404);
+    expect(nowhere.json().error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('operations', () => {
+  it('/healthz and /metrics', async () => {
+    const health = await app.fastify.inject({ url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const metrics = await app.fastify.inject({ url: '/metrics' });
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.headers['content-type']).toContain('text/plain');
+    for (const name of [
+      'bagh_moves_total',
+      'bagh_rooms_created_total',
+      'bagh_connected_sockets',
+      'bagh_move_handling_seconds_bucket',
+      'process_cpu_user_seconds_total',
+    ]) {
+      expect(metrics.body).toContain(name);
+    }
+    expect(metrics.body).toMatch(/bagh_rooms_created_total [1-9]/);
+  });
+
+  it('helmet headers, with a CSP that lets the Svelte app run', async () => {
+    const response = await app.fastify.inject({ url: '/healthz' });
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['strict-transport-security']).toContain('max-age=');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const withUrl = await build({ PUBLIC_URL: 'https://bagh.example.org' });
+    const secure = String(
+      (await withUrl.fastify.inject({ url: '/healthz' })).headers['content-security-policy'],
+    );
+    expect(secure).toContain("connect-src 'self' wss://bagh.example.org");
+  });
+});
+
+describe('the web client', () => {
+  it('without a build, / says so in a small text page', async () => {
+    const response = await app.fastify.inject({ url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/plain');
+    expect(response.body).toContain('not built');
+  });
+
+  it('serves WEB_DIST with the SPA fallback for /r/:roomId and other html GETs', async () => {
+    const dist = tempDir('bagh-web-');
+    dirs.push(dist);
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Bagh</title><div id="app"></div>');
+    writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("bagh")');
+    const web = await build({ WEB_DIST: dist });
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    for (const url of ['/', '/r/abcdefghijkl', '/some/page']) {
+      const response = await web.fastify.inject({ url, headers: html });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('<title>Bagh</title>');
+    }
+    const asset = await web.fastify.inject({ url: '/assets/app.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toContain('javascript');
+    expect((await web.fastify.inject({ url: '/assets/missing.js' })).statusCode).toBe(404);
+    const api = await web.fastify.inject({ url: '/api/unknown', headers: html });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error.code).toBe('NOT_FOUND');
+  });
+});

@@ -1,0 +1,33 @@
+/** A tiny client-side router: `/` (home) and `/r/<roomId>` (room). */
+export type Route = { readonly page: 'home' } | { readonly page: 'room'; readonly roomId: string };
+
+export function matchRoute(pathname: string): Route {
+  const room = /^\/r\/([A-Za-z0-9_-]{1,64})\/?$/.exec(pathname);
+  return room ? { page: 'room', roomId: room[1]! } : { page: 'home' };
+}
+
+export class Router {
+  #path = $state(typeof location === 'undefined' ? '/' : location.pathname);
+  route = $derived(matchRoute(this.#path));
+
+  constructor() {
+    if (typeof window !== 'undefined') {
+      window.addEventListener('popstate', () => {
+        this.#path = location.pathname;
+      });
+    }
+  }
+
+  get path(): string {
+    return this.#path;
+  }
+
+  navigate(path: string): void {
+    if (path === this.#path) return;
+    history.pushState(null, '', path);
+    this.#path = path;
+    window.scrollTo(0, 0);
+  }
+}
+
+export const router = new Router();

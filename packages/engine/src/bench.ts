@@ -1,0 +1,118 @@
+/**
+ * `pnpm bench:engine`: search speed (nodes/s, depth reached in 1 s from set positions) and a
+ * tournament: every level against every other and a random mover, both sides, BENCH_GAMES games
+ * per pairing (default 40), on worker threads. Games are capped at 200 plies (a draw).
+ */
+import { availableParallelism } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { createGame, type Game, legalMoves, parsePosition, play } from '@bagh/rules';
+import { chooseMove, seededRandom } from './bot.js';
+import { LEVELS, type Level } from './levels.js';
+import { Searcher } from './search.js';
+
+type Player = Level | 'random';
+const PLAYERS: readonly Player[] = ['random', ...LEVELS];
+const MAX_PLIES = 200;
+
+interface Match {
+  readonly tiger: Player;
+  readonly goat: Player;
+  readonly seed: number;
+}
+type Winner = 'tiger' | 'goat' | 'draw';
+
+function startGame(position?: string): Game {
+  const start = position === undefined ? undefined : parsePosition(position);
+  const created = createGame('bagh-chal', {}, start?.ok ? start.value : undefined);
+  if (!created.ok) throw new Error(created.error.message);
+  return created.value;
+}
+
+function playMatch(match: Match): Winner {
+  const random = seededRandom(match.seed);
+  const searchers = { tiger: new Searcher(), goat: new Searcher() };
+  let game = startGame();
+  for (let ply = 0; ply < MAX_PLIES && !game.outcome; ply++) {
+    const side = game.position.toMove;
+    const player = side === 'tiger' ? match.tiger : match.goat;
+    const moves = legalMoves(game);
+    const move =
+      player === 'random'
+        ? moves[Math.floor(random() * moves.length)]!
+        : chooseMove(game, player, random, searchers[side])!.move;
+    const played = play(game, move);
+    if (!played.ok) throw new Error(played.error.message);
+    game = played.value;
+  }
+  return game.outcome ? game.outcome.winner : 'draw';
+}
+
+function speed(): void {
+  const positions = {
+    start: undefined,
+    'mid placement': 'T3T/1G1G1/2G2/1G1G1/T3T g 15 0',
+    'all placed': 'GGTGG/GG1GG/TG1GT/GGGG1/GGT1G g 0 0',
+  } as const;
+  console.log('search speed (bagh-chal, 1 s per position)');
+  for (const [name, position] of Object.entries(positions)) {
+    const result = new Searcher().search(startGame(position), { timeMs: 1_000 });
+    console.log(
+      `  ${name.padEnd(14)} depth ${String(result.depth).padStart(2)}  ${Math.round(result.nodes).toLocaleString('en-US').padStart(10)} nodes/s`,
+    );
+  }
+}
+
+async function tournament(gamesPerPairing: number): Promise<void> {
+  const matches: Match[] = [];
+  let seed = 1;
+  for (const [i, a] of PLAYERS.entries()) {
+    for (const b of PLAYERS.slice(i + 1)) {
+      for (let g = 0; g < gamesPerPairing; g++) {
+        matches.push(g % 2 === 0 ? { tiger: a, goat: b, seed: seed++ } : { tiger: b, goat: a, seed: seed++ });
+      }
+    }
+  }
+  const workers = Math.max(1, Math.min(availableParallelism(), 4));
+  const results: Array<Match & { winner: Winner }> = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, (_, w) => {
+      const share = matches.filter((_, i) => i % workers === w);
+      return new Promise<void>((resolve, reject) => {
+        const worker = new Worker(new URL(import.meta.url), { workerData: share });
+        worker.on('message', (r: Array<Match & { winner: Winner }>) => results.push(...r));
+        worker.on('error', reject);
+        worker.on('exit', () => resolve());
+      });
+    }),
+  );
+  console.log(
+    `\ntournament: ${gamesPerPairing} games per pairing, both sides, ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  console.log('row player vs column player: wins-draws-losses (as tiger + as goat)');
+  console.log(['', ...PLAYERS].map((p) => p.padEnd(12)).join(''));
+  for (const a of PLAYERS) {
+    const cells = PLAYERS.map((b) => {
+      if (a === b) return '—';
+      const games = results.filter((r) => (r.tiger === a && r.goat === b) || (r.tiger === b && r.goat === a));
+      const won = games.filter((r) => r.winner !== 'draw' && r[r.winner] === a).length;
+      const drawn = games.filter((r) => r.winner === 'draw').length;
+      return `${won}-${drawn}-${games.length - won - drawn}`;
+    });
+    console.log([a, ...cells].map((c) => c.padEnd(12)).join(''));
+  }
+  for (const level of LEVELS) {
+    const asGoat = results.filter(
+      (r) => r.goat === level && PLAYERS.indexOf(r.tiger) < PLAYERS.indexOf(level),
+    );
+    const lost = asGoat.filter((r) => r.winner === 'tiger').length;
+    console.log(`${level} as goats vs lower: ${asGoat.length} games, lost ${lost}`);
+  }
+}
+
+if (isMainThread) {
+  speed();
+  await tournament(Number(process.env.BENCH_GAMES ?? 40));
+} else {
+  parentPort!.postMessage((workerData as Match[]).map((match) => ({ ...match, winner: playMatch(match) })));
+}
