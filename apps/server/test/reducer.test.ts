@@ -8,13 +8,10 @@ const GOAT_HASH = hashSeatToken('goat-token-goat-token-goat-token');
 const TIGER_HASH = hashSeatToken('tiger-token-tiger-token-tiger-tok');
 
 const fresh = (): RoomState =>
-  newRoomState({
-    roomId: 'room-one',
+  newRoomState('room-one', 0, {
     variant: 'bagh-chal',
     options: {},
-    createdAt: 0,
-    side: 'goat',
-    tokenHash: GOAT_HASH,
+    creator: { side: 'goat', tokenHash: GOAT_HASH },
   });
 
 function ok(result: Reduction) {

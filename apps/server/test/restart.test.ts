@@ -102,7 +102,7 @@ describe('nothing is lost when the server stops', () => {
       reader.close();
     });
     const count = reader.prepare<[string], { n: number }>(
-      'SELECT count(*) AS n FROM moves WHERE room_id = ?',
+      "SELECT count(*) AS n FROM room_change WHERE room_id = ? AND kind = 'move'",
     );
     const seenInStore: number[] = [];
     tiger.socket.on('room:event', (event: { type: string; snapshot: { moves: string[] } }) => {

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { RoomStorage } from '../storage/types.js';
 import type { Command, Reduction } from './reducer.js';
 import { Room, type Settle } from './room.js';
-import { newRoomState, recordOf, restoreRoomState, roomError } from './state.js';
+import { newRoomState, type RoomState, recordOf, restoreRoomState, roomError } from './state.js';
 import { hashSeatToken, newRoomId, newSeatToken } from './tokens.js';
 
 export interface RoomManagerOptions {
@@ -48,13 +48,10 @@ export class RoomManager {
   async create(init: { variant: Variant; options: Partial<Options>; side: Side }): Promise<CreatedRoom> {
     const seatToken = newSeatToken();
     for (;;) {
-      const state = newRoomState({
-        roomId: newRoomId(),
+      const state = newRoomState(newRoomId(), Date.now(), {
         variant: init.variant,
         options: init.options,
-        createdAt: Date.now(),
-        side: init.side,
-        tokenHash: hashSeatToken(seatToken),
+        creator: { side: init.side, tokenHash: hashSeatToken(seatToken) },
       });
       if (!(await this.#opts.storage.createRoom(recordOf(state)))) continue; // id collision: draw again
       const room = this.#wrap(state);
@@ -76,7 +73,7 @@ export class RoomManager {
         if (!record) return null;
         const room = this.#wrap(restoreRoomState(record));
         this.#rooms.set(roomId, room);
-        room.log.debug({ version: record.version, moves: record.moves.length }, 'room loaded');
+        room.log.debug({ version: record.version, changes: record.changes.length }, 'room loaded');
         return room;
       } finally {
         this.#loading.delete(roomId);
@@ -119,7 +116,7 @@ export class RoomManager {
     await Promise.all([...this.#rooms.values()].map((room) => room.drain()));
   }
 
-  #wrap(state: ReturnType<typeof newRoomState>): Room {
+  #wrap(state: RoomState): Room {
     return new Room(
       state,
       {

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { RoomStorage, StoredChange } from '../storage/types.js';
 import { EventHistory } from './history.js';
 import { type Command, type Reduction, reduce } from './reducer.js';
-import { type RoomState, restoreRoomState, roomError } from './state.js';
+import { type RoomState, restoreRoomState, roomError, storedChange } from './state.js';
 
 export interface RoomDeps {
   readonly storage: RoomStorage;
@@ -143,17 +143,17 @@ export class Room {
   }
 }
 
-/** The durable part of each event. */
+/** The durable part of each event; presence only moves the version on. */
 function changesOf(events: readonly RoomEvent[], state: RoomState): StoredChange[] {
   return events.map((event): StoredChange => {
     if (event.type === 'move' && event.move !== undefined) {
-      return { kind: 'move', version: event.version, ply: event.snapshot.moves.length - 1, move: event.move };
+      return storedChange('move', event.version, { move: event.move });
     }
     if (event.type === 'seat' && event.side !== undefined) {
       const tokenHash = state.seats[event.side].tokenHash;
       if (tokenHash === null) throw new Error('a seat event for a free seat');
-      return { kind: 'seat', version: event.version, side: event.side, tokenHash };
+      return storedChange('seat', event.version, { side: event.side, tokenHash });
     }
-    return { kind: 'presence', version: event.version };
+    return { version: event.version, kind: event.type, data: null };
   });
 }

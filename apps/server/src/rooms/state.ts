@@ -1,5 +1,12 @@
 /** The state of one room: plain immutable data, replaced (never mutated) by the reducer. */
-import type { ErrorCode, RoomEvent, Snapshot } from '@bagh/protocol';
+import {
+  type ErrorCode,
+  ResolvedOptions,
+  type RoomEvent,
+  Side as SideSchema,
+  type Snapshot,
+  Variant as VariantSchema,
+} from '@bagh/protocol';
 import {
   createGame,
   type Game,
@@ -11,6 +18,8 @@ import {
   type Side,
   type Variant,
 } from '@bagh/rules';
+import { z } from 'zod';
+import type { RoomRecord, StoredChange } from '../storage/types.js';
 import { sameHash } from './tokens.js';
 
 export interface SeatState {
@@ -27,8 +36,17 @@ export interface LastMove {
   readonly version: number;
 }
 
+/** How a room was set up; stored once, as the record's `init`. */
+export const RoomInit = z.object({
+  variant: VariantSchema,
+  options: ResolvedOptions,
+  creator: z.object({ side: SideSchema, tokenHash: z.string() }),
+});
+export type RoomInit = z.infer<typeof RoomInit>;
+
 export interface RoomState {
   readonly roomId: string;
+  readonly init: RoomInit;
   readonly variant: Variant;
   readonly options: Options;
   readonly createdAt: number;
@@ -49,92 +67,101 @@ export interface RoomError {
 }
 export const roomError = (code: ErrorCode, message: string): RoomError => ({ code, message });
 
-/** What storage keeps of a room; presence is not kept (after a restart nobody is connected). */
-export interface RoomRecord {
-  readonly roomId: string;
-  readonly variant: Variant;
-  readonly options: Options;
-  readonly createdAt: number;
-  readonly version: number;
-  readonly seats: { readonly [S in Side]: string | null };
-  readonly moves: readonly { readonly text: string; readonly version: number }[];
-}
-
 const freeSeat: SeatState = { tokenHash: null, sockets: [] };
 
-/** A new room, at version 0, whose creator holds `side`. */
-export function newRoomState(init: {
-  roomId: string;
-  variant: Variant;
-  options: Partial<Options>;
-  createdAt: number;
-  side: Side;
-  tokenHash: string;
-}): RoomState {
-  const created = createGame(init.variant, init.options);
-  if (!created.ok) throw new Error(`cannot start ${init.variant}: ${created.error.message}`);
+/** A new room, at version 0, whose creator holds their side. */
+export function newRoomState(
+  roomId: string,
+  createdAt: number,
+  setup: {
+    variant: Variant;
+    options: Partial<Options>;
+    creator: { side: Side; tokenHash: string };
+  },
+): RoomState {
+  const created = createGame(setup.variant, setup.options);
+  if (!created.ok) throw new Error(`cannot start ${setup.variant}: ${created.error.message}`);
   const game = created.value;
+  const { side, tokenHash } = setup.creator;
   return {
-    roomId: init.roomId,
-    variant: init.variant,
+    roomId,
+    init: { variant: setup.variant, options: game.options, creator: { side, tokenHash } },
+    variant: setup.variant,
     options: game.options,
-    createdAt: init.createdAt,
+    createdAt,
     version: 0,
     game,
     moveTexts: [],
     position: makePosition(game.position),
     lastMove: null,
     seats: {
-      tiger: init.side === 'tiger' ? { tokenHash: init.tokenHash, sockets: [] } : freeSeat,
-      goat: init.side === 'goat' ? { tokenHash: init.tokenHash, sockets: [] } : freeSeat,
+      tiger: side === 'tiger' ? { tokenHash, sockets: [] } : freeSeat,
+      goat: side === 'goat' ? { tokenHash, sockets: [] } : freeSeat,
     },
     spectators: [],
   };
 }
 
-/** What storage keeps of a state. */
-export function recordOf(state: RoomState): RoomRecord {
-  return {
-    roomId: state.roomId,
-    variant: state.variant,
-    options: state.options,
-    createdAt: state.createdAt,
-    version: state.version,
-    seats: { tiger: state.seats.tiger.tokenHash, goat: state.seats.goat.tokenHash },
-    moves: [],
-  };
-}
+/** What storage keeps of a new room. */
+export const recordOf = (state: RoomState): RoomRecord => ({
+  roomId: state.roomId,
+  createdAt: state.createdAt,
+  init: state.init,
+  version: state.version,
+  changes: [],
+});
 
-/** Rebuilds a room from storage by replaying its moves through the rules. */
-export function restoreRoomState(record: RoomRecord): RoomState {
-  const created = createGame(record.variant, record.options);
-  if (!created.ok) throw new Error(`room ${record.roomId}: ${created.error.message}`);
-  let game = created.value;
-  let lastMove: LastMove | null = null;
-  for (const [index, move] of record.moves.entries()) {
-    const side = game.position.toMove;
-    const played = playMoveText(game, move.text);
-    if (!played.ok)
-      throw new Error(`room ${record.roomId}: move ${index} ${move.text}: ${played.error.message}`);
-    game = played.value;
-    lastMove = { side, text: makeMove(game.moves[game.moves.length - 1]!), version: move.version };
+/** The durable changes, by kind; the store keeps their data without looking inside. */
+const CHANGE_DATA = {
+  move: z.object({ move: z.string() }),
+  seat: z.object({ side: SideSchema, tokenHash: z.string() }),
+} as const;
+export type ChangeKind = keyof typeof CHANGE_DATA;
+export type ChangeData<K extends ChangeKind> = z.infer<(typeof CHANGE_DATA)[K]>;
+
+export const storedChange = <K extends ChangeKind>(
+  kind: K,
+  version: number,
+  data: ChangeData<K>,
+): StoredChange => ({
+  version,
+  kind,
+  data,
+});
+
+/** Replays one stored change onto a room being rebuilt. */
+function replay(state: RoomState, change: StoredChange): RoomState {
+  switch (change.kind) {
+    case 'move': {
+      const { move } = CHANGE_DATA.move.parse(change.data);
+      const side = state.game.position.toMove;
+      const played = playMoveText(state.game, move);
+      if (!played.ok)
+        throw new Error(`room ${state.roomId}: move ${move} at v${change.version}: ${played.error.message}`);
+      const game = played.value;
+      const text = makeMove(game.moves[game.moves.length - 1]!);
+      return {
+        ...state,
+        game,
+        moveTexts: [...state.moveTexts, text],
+        position: makePosition(game.position),
+        lastMove: { side, text, version: change.version },
+      };
+    }
+    case 'seat': {
+      const { side, tokenHash } = CHANGE_DATA.seat.parse(change.data);
+      return { ...state, seats: { ...state.seats, [side]: { ...state.seats[side], tokenHash } } };
+    }
+    default:
+      throw new Error(`room ${state.roomId}: unknown stored change '${change.kind}' at v${change.version}`);
   }
-  return {
-    roomId: record.roomId,
-    variant: record.variant,
-    options: game.options,
-    createdAt: record.createdAt,
-    version: record.version,
-    game,
-    moveTexts: game.moves.map(makeMove),
-    position: makePosition(game.position),
-    lastMove,
-    seats: {
-      tiger: { tokenHash: record.seats.tiger, sockets: [] },
-      goat: { tokenHash: record.seats.goat, sockets: [] },
-    },
-    spectators: [],
-  };
+}
+
+/** Rebuilds a room from storage by replaying its changes through the rules. */
+export function restoreRoomState(record: RoomRecord): RoomState {
+  const init = RoomInit.parse(record.init);
+  const start = newRoomState(record.roomId, record.createdAt, init);
+  return { ...record.changes.reduce(replay, start), version: record.version };
 }
 
 /** The public view of a room: everything anyone may see, never a token hash. */

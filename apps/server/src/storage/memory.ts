@@ -1,6 +1,5 @@
 /** A store in memory (tests, benchmarks): the same contract as SQLite, lost with the process. */
-import type { RoomRecord } from '../rooms/state.js';
-import { assertContiguous, type RoomStorage } from './types.js';
+import { assertContiguous, type RoomRecord, type RoomStorage } from './types.js';
 
 export function createMemoryStorage(): RoomStorage {
   const rooms = new Map<string, RoomRecord>();
@@ -22,13 +21,8 @@ export function createMemoryStorage(): RoomStorage {
       }
       const last = changes[changes.length - 1];
       if (!last) return { ok: true };
-      const seats = { ...record.seats };
-      const moves = [...record.moves];
-      for (const change of changes) {
-        if (change.kind === 'move') moves.push({ text: change.move, version: change.version });
-        if (change.kind === 'seat') seats[change.side] = change.tokenHash;
-      }
-      rooms.set(roomId, { ...record, version: last.version, seats, moves });
+      const kept = changes.filter((change) => change.data !== null);
+      rooms.set(roomId, { ...record, version: last.version, changes: [...record.changes, ...kept] });
       return { ok: true };
     },
     async check() {},

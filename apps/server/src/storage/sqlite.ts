@@ -1,40 +1,39 @@
 /** The default store: one embedded SQLite file (WAL); a change is committed before append resolves. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { OPTION_NAMES, type Options, type Side, VARIANTS, type Variant } from '@bagh/rules';
 import Database from 'better-sqlite3';
-import type { RoomRecord } from '../rooms/state.js';
-import { type AppendResult, assertContiguous, type RoomStorage, type StoredChange } from './types.js';
+import {
+  type AppendResult,
+  assertContiguous,
+  type RoomRecord,
+  type RoomStorage,
+  type StoredChange,
+  type StoredData,
+} from './types.js';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS rooms (
+CREATE TABLE IF NOT EXISTS room (
   id          TEXT PRIMARY KEY,
-  variant     TEXT NOT NULL,
-  options     TEXT NOT NULL,
   created_at  INTEGER NOT NULL,
-  version     INTEGER NOT NULL,
-  tiger_hash  TEXT,
-  goat_hash   TEXT
+  init        TEXT NOT NULL,
+  version     INTEGER NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS moves (
-  room_id  TEXT NOT NULL REFERENCES rooms(id),
-  ply      INTEGER NOT NULL,
-  move     TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS room_change (
+  room_id  TEXT NOT NULL REFERENCES room(id),
   version  INTEGER NOT NULL,
-  PRIMARY KEY (room_id, ply)
+  kind     TEXT NOT NULL,
+  data     TEXT NOT NULL,
+  PRIMARY KEY (room_id, version)
 ) WITHOUT ROWID;
 `;
 
 interface RoomRow {
   id: string;
-  variant: string;
-  options: string;
   created_at: number;
+  init: string;
   version: number;
-  tiger_hash: string | null;
-  goat_hash: string | null;
 }
 
 export function openSqliteStorage(file: string): RoomStorage {
@@ -53,27 +52,20 @@ export function openSqliteStorage(file: string): RoomStorage {
   db.exec(SCHEMA);
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 
-  const insertRoom = db.prepare(
-    `INSERT OR IGNORE INTO rooms (id, variant, options, created_at, version, tiger_hash, goat_hash)
-     VALUES (@id, @variant, @options, @created_at, @version, @tiger_hash, @goat_hash)`,
+  const insertRoom = db.prepare<[string, number, string, number]>(
+    'INSERT OR IGNORE INTO room (id, created_at, init, version) VALUES (?, ?, ?, ?)',
   );
-  const selectRoom = db.prepare<[string], RoomRow>('SELECT * FROM rooms WHERE id = ?');
-  const selectMoves = db.prepare<[string], { move: string; version: number }>(
-    'SELECT move, version FROM moves WHERE room_id = ? ORDER BY ply',
+  const selectRoom = db.prepare<[string], RoomRow>('SELECT * FROM room WHERE id = ?');
+  const selectChanges = db.prepare<[string], { version: number; kind: string; data: string }>(
+    'SELECT version, kind, data FROM room_change WHERE room_id = ? ORDER BY version',
   );
   const bumpVersion = db.prepare<[number, string, number]>(
-    'UPDATE rooms SET version = ? WHERE id = ? AND version = ?',
+    'UPDATE room SET version = ? WHERE id = ? AND version = ?',
   );
-  const selectVersion = db.prepare<[string], { version: number }>('SELECT version FROM rooms WHERE id = ?');
-  const insertMove = db.prepare<[string, number, string, number]>(
-    'INSERT INTO moves (room_id, ply, move, version) VALUES (?, ?, ?, ?)',
+  const selectVersion = db.prepare<[string], { version: number }>('SELECT version FROM room WHERE id = ?');
+  const insertChange = db.prepare<[string, number, string, string]>(
+    'INSERT INTO room_change (room_id, version, kind, data) VALUES (?, ?, ?, ?)',
   );
-  const setSeat = {
-    tiger: db.prepare<[string, string]>(
-      'UPDATE rooms SET tiger_hash = ? WHERE id = ? AND tiger_hash IS NULL',
-    ),
-    goat: db.prepare<[string, string]>('UPDATE rooms SET goat_hash = ? WHERE id = ? AND goat_hash IS NULL'),
-  } satisfies Record<Side, unknown>;
 
   const appendTx = db.transaction(
     (roomId: string, expectedVersion: number, changes: readonly StoredChange[]): AppendResult => {
@@ -83,10 +75,8 @@ export function openSqliteStorage(file: string): RoomStorage {
         return { ok: false, storedVersion: selectVersion.get(roomId)?.version ?? null };
       }
       for (const change of changes) {
-        if (change.kind === 'move') insertMove.run(roomId, change.ply, change.move, change.version);
-        else if (change.kind === 'seat' && setSeat[change.side].run(change.tokenHash, roomId).changes !== 1) {
-          throw new Error(`room ${roomId}: the ${change.side} seat was already taken in storage`);
-        }
+        if (change.data !== null)
+          insertChange.run(roomId, change.version, change.kind, JSON.stringify(change.data));
       }
       return { ok: true };
     },
@@ -95,15 +85,12 @@ export function openSqliteStorage(file: string): RoomStorage {
   let closed = false;
   return {
     async createRoom(record) {
-      const info = insertRoom.run({
-        id: record.roomId,
-        variant: record.variant,
-        options: JSON.stringify(record.options),
-        created_at: record.createdAt,
-        version: record.version,
-        tiger_hash: record.seats.tiger,
-        goat_hash: record.seats.goat,
-      });
+      const info = insertRoom.run(
+        record.roomId,
+        record.createdAt,
+        JSON.stringify(record.init),
+        record.version,
+      );
       return info.changes === 1;
     },
     async loadRoom(roomId) {
@@ -111,12 +98,14 @@ export function openSqliteStorage(file: string): RoomStorage {
       if (!row) return null;
       return {
         roomId: row.id,
-        variant: parseVariant(row.variant),
-        options: parseOptions(row.options),
         createdAt: row.created_at,
+        init: JSON.parse(row.init) as StoredData,
         version: row.version,
-        seats: { tiger: row.tiger_hash, goat: row.goat_hash },
-        moves: selectMoves.all(roomId).map((m) => ({ text: m.move, version: m.version })),
+        changes: selectChanges.all(roomId).map((c) => ({
+          version: c.version,
+          kind: c.kind,
+          data: JSON.parse(c.data) as StoredData,
+        })),
       } satisfies RoomRecord;
     },
     async append(roomId, expectedVersion, changes) {
@@ -133,15 +122,4 @@ export function openSqliteStorage(file: string): RoomStorage {
       db.close();
     },
   };
-}
-
-function parseVariant(text: string): Variant {
-  const variant = VARIANTS.find((v) => v === text);
-  if (!variant) throw new Error(`unknown variant in storage: ${text}`);
-  return variant;
-}
-
-function parseOptions(text: string): Options {
-  const raw = JSON.parse(text) as Record<string, unknown>;
-  return Object.fromEntries(OPTION_NAMES.map((name) => [name, raw[name] === true])) as unknown as Options;
 }

@@ -2,16 +2,27 @@
  * Where rooms live between restarts: one narrow async interface, version-checked so that two
  * writers (two nodes, later) can never both apply a change at the same version.
  */
-import type { Side } from '@bagh/rules';
-import type { RoomRecord } from '../rooms/state.js';
+/** JSON data, as the store keeps it. */
+export type StoredData = Readonly<Record<string, unknown>>;
 
-export type { RoomRecord };
+/**
+ * One event's durable part. Every event bumps the room's version; a change with data is also
+ * kept, to be replayed in order when the room is loaded. The store never looks inside the data.
+ */
+export interface StoredChange {
+  readonly version: number;
+  readonly kind: string;
+  readonly data: StoredData | null;
+}
 
-/** One event's durable part. Every event bumps the version; moves and seats also add data. */
-export type StoredChange =
-  | { readonly kind: 'move'; readonly version: number; readonly ply: number; readonly move: string }
-  | { readonly kind: 'seat'; readonly version: number; readonly side: Side; readonly tokenHash: string }
-  | { readonly kind: 'presence'; readonly version: number };
+/** A room as stored: how it was set up, its version, and every change with data, in order. */
+export interface RoomRecord {
+  readonly roomId: string;
+  readonly createdAt: number;
+  readonly init: StoredData;
+  readonly version: number;
+  readonly changes: readonly StoredChange[];
+}
 
 /** `conflict`: the stored version is no longer the expected one; reload and judge again. */
 export type AppendResult =
