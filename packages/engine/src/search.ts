@@ -7,8 +7,8 @@ import {
   type Game,
   legalMoves as gameLegalMoves,
   historyOf,
+  MAX_MOVES,
   type Move,
-  makeMove,
   type RepetitionTable,
   SearchBoard,
 } from '@bagh/rules';
@@ -40,13 +40,14 @@ interface TtEntry {
   depth: number;
   score: number;
   flag: 0 | 1 | 2; // exact, lower bound, upper bound
-  best: string | null;
+  best: number;
 }
 
 const EXACT = 0;
 const LOWER = 1;
 const UPPER = 2;
 const TT_LIMIT = 1 << 18;
+const JUMP = 2;
 
 class OutOfBudget extends Error {}
 
@@ -148,12 +149,7 @@ export class Searcher {
     this.nodes++;
     this.checkBudget();
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
-    const moves = board.legalMoves(history);
-    if (moves.length === 0) return -(WIN_SCORE - ply);
-    if (depth <= 0) {
-      const forTigers = evaluateForTigers(board, this.weights);
-      return board.goatToMove ? -forTigers : forTigers;
-    }
+    if (depth <= 0) return this.quiesce(board, alphaIn, beta, ply);
     let alpha = alphaIn;
     const entry = this.tt.get(board.hash);
     if (entry && entry.depth >= depth) {
@@ -161,11 +157,18 @@ export class Searcher {
       if (entry.flag === LOWER && entry.score >= beta) return entry.score;
       if (entry.flag === UPPER && entry.score <= alpha) return entry.score;
     }
-    orderMoves(moves, entry?.best ?? null);
+    const moves = board.generateMoves();
+    orderMoves(moves, entry?.best ?? -1);
     let best = -WIN_SCORE * 2;
-    let bestMove: string | null = null;
+    let bestMove = -1;
+    let legal = 0;
     for (const move of moves) {
       board.make(move);
+      if (board.repeats(history)) {
+        board.unmake(move);
+        continue;
+      }
+      legal++;
       board.record(history);
       let score: number;
       try {
@@ -176,20 +179,61 @@ export class Searcher {
       }
       if (score > best) {
         best = score;
-        bestMove = makeMove(move);
+        bestMove = moveKey(move);
       }
       if (score > alpha) alpha = score;
       if (alpha >= beta) break;
     }
+    // R15: no legal move, R13 included, loses.
+    if (legal === 0) return -(WIN_SCORE - ply);
     const flag = best <= alphaIn ? UPPER : best >= beta ? LOWER : EXACT;
     this.tt.set(board.hash, { depth, score: best, flag, best: bestMove });
     return best;
   }
+
+  /**
+   * At the horizon the tigers may still take one hanging goat, so a position is not scored as
+   * quiet while a capture is pending. The goats' side stands pat on the static score.
+   */
+  private quiesce(board: SearchBoard, alpha: number, beta: number, ply: number): number {
+    if (board.countPacked() === 0) return -(WIN_SCORE - ply);
+    const forTigers = evaluateForTigers(board, this.weights);
+    if (board.goatToMove) return -forTigers;
+    let best = forTigers;
+    if (best >= beta) return best;
+    const moves = this.buffer(ply);
+    const count = board.generatePacked(moves, 0);
+    for (let i = 0; i < count && best < beta; i++) {
+      const m = moves[i]!;
+      if ((m & 3) !== JUMP) continue;
+      this.nodes++;
+      board.makePacked(m);
+      const blocked = board.countPacked() === 0;
+      const score =
+        board.tigersHaveWon() || blocked ? WIN_SCORE - ply - 1 : evaluateForTigers(board, this.weights);
+      board.unmakePacked(m);
+      if (score > best) best = score;
+    }
+    return best;
+  }
+
+  private readonly buffers: Int32Array[] = [];
+  private buffer(ply: number): Int32Array {
+    while (this.buffers.length <= ply) this.buffers.push(new Int32Array(MAX_MOVES));
+    return this.buffers[ply]!;
+  }
+}
+
+/** A number naming a move for the TT (multi-jumps with the same ends share one: only ordering uses it). */
+function moveKey(m: Move): number {
+  if (m.kind === 'place') return m.to;
+  if (m.kind === 'step') return 32 + m.from * 25 + m.to;
+  return 1024 + m.from * 25 + m.path[m.path.length - 1]! + m.path.length * 625;
 }
 
 /** TT move first, then jumps (captures), longest multi-jumps first. */
-function orderMoves(moves: Move[], ttBest: string | null): void {
+function orderMoves(moves: Move[], ttBest: number): void {
   const key = (m: Move): number =>
-    (ttBest !== null && makeMove(m) === ttBest ? 1000 : 0) + (m.kind === 'jump' ? 10 * m.path.length : 0);
+    (moveKey(m) === ttBest ? 1000 : 0) + (m.kind === 'jump' ? 10 * m.path.length : 0);
   moves.sort((a, b) => key(b) - key(a));
 }
