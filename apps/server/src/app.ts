@@ -8,12 +8,15 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { Server } from 'socket.io';
+import { connectRedisCluster } from './cluster/redis.js';
+import { SharedRoomManager } from './cluster/shared-rooms.js';
 import type { Config } from './config.js';
 import { apiRoutes } from './http/api.js';
 import { installErrorHandler } from './http/errors.js';
 import { webRoutes } from './http/web.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { RoomManager } from './rooms/manager.js';
+import { chatAudience } from './rooms/state.js';
 import { attachSocketHandlers, type BaghServer } from './socket/handlers.js';
 import type { RateLimit } from './socket/token-bucket.js';
 import { openSqliteStorage } from './storage/sqlite.js';
@@ -36,6 +39,10 @@ export interface AppOptions {
   readonly recoveryMs?: number;
   /** Largest socket message in bytes (default 16 KB). */
   readonly maxMessageBytes?: number;
+  /** How long a player may be gone before the opponent may claim (default ABANDON_GRACE_MS). */
+  readonly abandonGraceMs?: number;
+  /** Per-socket chat budget (default 5 messages per 10 s). */
+  readonly chatRateLimit?: RateLimit;
 }
 
 export interface App {
@@ -50,7 +57,10 @@ export interface App {
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.logger ?? pino({ level: config.LOG_LEVEL, base: { service: 'bagh-server' } });
-  const storage = options.storage ?? openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite'));
+  // REDIS_URL: rooms in Redis and broadcasts through the Redis Streams adapter (several nodes).
+  const cluster = config.REDIS_URL ? await connectRedisCluster(config.REDIS_URL, log) : undefined;
+  const storage =
+    options.storage ?? cluster?.storage ?? openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite'));
   const maxMessageBytes = options.maxMessageBytes ?? 16 * 1024;
 
   const fastify: FastifyInstance = Fastify({
@@ -60,7 +70,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
     requestTimeout: 30_000,
-    trustProxy: false,
+    trustProxy: config.TRUST_PROXY,
   });
 
   const io: BaghServer = new Server(fastify.server, {
@@ -68,6 +78,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     maxHttpBufferSize: maxMessageBytes,
     perMessageDeflate: false,
     httpCompression: false,
+    ...(cluster ? { adapter: cluster.adapter } : {}),
     connectionStateRecovery: {
       maxDisconnectionDuration: options.recoveryMs ?? 120_000,
       skipMiddlewares: true,
@@ -76,15 +87,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   let rooms: RoomManager | undefined;
   const metrics = createMetrics(() => rooms?.liveRooms ?? 0);
-  rooms = new RoomManager({
+  rooms = new (cluster ? SharedRoomManager : RoomManager)({
     storage,
     log,
     historySize: options.historySize ?? 32,
     idleMs: options.roomIdleMs ?? 10 * 60_000,
     broadcast: (event: RoomEvent) => io.to(event.roomId).emit('room:event', event),
+    deliverChat: (message) =>
+      io.to(chatAudience(message.channel, message.roomId)).emit('chat:message', message),
+    abandonGraceMs: options.abandonGraceMs ?? config.ABANDON_GRACE_MS,
     onEvent: (event) => {
       metrics.events.inc({ type: event.type });
       if (event.type === 'move') metrics.moves.inc();
+      if (event.type === 'result' || (event.type === 'move' && event.snapshot.result))
+        metrics.gamesFinished.inc({ reason: event.snapshot.result?.reason ?? 'unknown' });
     },
   });
   attachSocketHandlers(io, {
@@ -93,6 +109,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     metrics,
     rateLimit: options.socketRateLimit ?? { refillPerSecond: 20, burst: 100 },
     maxRoomsPerSocket: 16,
+    ...(options.chatRateLimit ? { chatRateLimit: options.chatRateLimit } : {}),
   });
 
   installErrorHandler(fastify);
@@ -133,6 +150,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await fastify.close();
       await rooms.close();
       await storage.close();
+      if (cluster) {
+        await cluster.storage.close();
+        await cluster.close();
+      }
       log.info('server closed');
     })();
     return closed;

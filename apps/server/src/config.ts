@@ -20,6 +20,20 @@ const EnvSchema = z.object({
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
+  /** How long (ms) a player's connections must all be gone before the opponent may claim the game. */
+  ABANDON_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits per client). */
+  TRUST_PROXY: z
+    .enum(['true', 'false'], { message: 'TRUST_PROXY must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** Set: several nodes share rooms and events through this Redis; unset: one process on SQLite. */
+  REDIS_URL: z
+    .url({
+      protocol: /^rediss?$/,
+      message: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
+    })
+    .optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -11,6 +11,7 @@ export interface Metrics {
   readonly liveRooms: Gauge;
   readonly moveSeconds: Histogram;
   readonly rejected: Counter<'code'>;
+  readonly gamesFinished: Counter<'reason'>;
 }
 
 export function createMetrics(liveRooms: () => number): Metrics {
@@ -45,6 +46,12 @@ export function createMetrics(liveRooms: () => number): Metrics {
       name: 'bagh_move_handling_seconds',
       help: 'Time from receiving a move to acknowledging it (validation, rules, storage, broadcast)',
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+      registers,
+    }),
+    gamesFinished: new Counter({
+      name: 'bagh_games_finished_total',
+      help: 'Games that ended, by reason (captures, trapped, blocked, resign, timeout, …)',
+      labelNames: ['reason'],
       registers,
     }),
     rejected: new Counter({

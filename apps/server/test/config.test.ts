@@ -9,6 +9,8 @@ describe('config from the environment', () => {
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
       WEB_DIST: DEFAULT_WEB_DIST,
+      ABANDON_GRACE_MS: 30_000,
+      TRUST_PROXY: false,
     });
     expect(DEFAULT_WEB_DIST.replaceAll('\\', '/')).toMatch(/apps\/web\/dist$/);
   });

@@ -126,6 +126,15 @@ describe('GET /api/rooms/:roomId', () => {
       result: null,
       seats: { tiger: { taken: false, connected: false }, goat: { taken: true, connected: false } },
       spectators: 0,
+      // Issue 5: the game lifecycle fields.
+      at: expect.any(Number),
+      timeControl: null,
+      clock: null,
+      drawOffer: null,
+      rematch: null,
+      abandon: null,
+      public: false,
+      imported: false,
     });
     expect(response.body).not.toContain(created.seatToken);
   });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MoveText, Ply, RoomId, SeatToken, Side, Version } from './common.js';
 import { AckError } from './errors.js';
-import { Snapshot } from './snapshot.js';
+import { EpochMs, Snapshot } from './snapshot.js';
 
 export const Role = z.enum(['tiger', 'goat', 'spectator']);
 export type Role = z.infer<typeof Role>;
@@ -27,9 +27,25 @@ export type MoveRequest = z.infer<typeof MoveRequest>;
 export const LeaveRequest = z.object({ roomId: RoomId });
 export type LeaveRequest = z.infer<typeof LeaveRequest>;
 
+/** The game commands of a seated player: `{ roomId }` only. */
+export const GameRequest = z.object({ roomId: RoomId });
+export type GameRequest = z.infer<typeof GameRequest>;
+
+export const ClaimOutcome = z.enum(['win', 'draw']);
+/** Claims the game of an opponent gone past the grace period: a win or a draw. */
+export const AbandonClaimRequest = z.object({ roomId: RoomId, outcome: ClaimOutcome });
+export type AbandonClaimRequest = z.infer<typeof AbandonClaimRequest>;
+
+export const ChatChannel = z.enum(['players', 'spectators']);
+export type ChatChannel = z.infer<typeof ChatChannel>;
+/** Chat text: trimmed, 1–500 characters. */
+export const ChatText = z.string().trim().min(1).max(500);
+export const ChatRequest = z.object({ roomId: RoomId, channel: ChatChannel, text: ChatText });
+export type ChatRequest = z.infer<typeof ChatRequest>;
+
 // --- server → client ---------------------------------------------------------------------------
 
-export const EventType = z.enum(['seat', 'presence', 'move']);
+export const EventType = z.enum(['seat', 'presence', 'move', 'result', 'draw', 'rematch', 'chat']);
 export type EventType = z.infer<typeof EventType>;
 
 /** Broadcast after every change; `version` rises by one per event. */
@@ -45,6 +61,20 @@ export const RoomEvent = z.object({
 });
 export type RoomEvent = z.infer<typeof RoomEvent>;
 
+/** A chat message; `from` is `tiger`, `goat` or `spectator`. */
+export const ChatMessage = z.object({
+  roomId: RoomId,
+  channel: ChatChannel,
+  from: z.string(),
+  text: z.string(),
+  at: EpochMs,
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** Sent privately to a player's sockets: their seat in a new room (a rematch). */
+export const SeatAssigned = z.object({ roomId: RoomId, side: Side, seatToken: SeatToken });
+export type SeatAssigned = z.infer<typeof SeatAssigned>;
+
 // --- acks --------------------------------------------------------------------------------------
 
 export const JoinReply = z.object({
@@ -53,10 +83,15 @@ export const JoinReply = z.object({
   snapshot: Snapshot,
   /** With `since`: the events after it, when the server still holds them all. */
   events: z.array(RoomEvent).optional(),
+  /** The chat kept with the game: the players' channel, and for spectators theirs too (oldest first). */
+  chat: z.array(ChatMessage),
 });
 export const ClaimReply = z.object({ ok: z.literal(true), seatToken: SeatToken, snapshot: Snapshot });
 export const MoveReply = z.object({ ok: z.literal(true), version: Version });
 export const LeaveReply = z.object({ ok: z.literal(true) });
+/** The version of the event that applied the command. */
+export const CommandReply = z.object({ ok: z.literal(true), version: Version });
+export const RematchAcceptReply = z.object({ ok: z.literal(true), version: Version, roomId: RoomId });
 
 export const JoinAck = z.union([JoinReply, AckError]);
 export const ClaimAck = z.union([ClaimReply, AckError]);
@@ -66,6 +101,10 @@ export type ClaimAck = z.infer<typeof ClaimAck>;
 export type MoveAck = z.infer<typeof MoveAck>;
 export const LeaveAck = z.union([LeaveReply, AckError]);
 export type LeaveAck = z.infer<typeof LeaveAck>;
+export const CommandAck = z.union([CommandReply, AckError]);
+export type CommandAck = z.infer<typeof CommandAck>;
+export const RematchAcceptAck = z.union([RematchAcceptReply, AckError]);
+export type RematchAcceptAck = z.infer<typeof RematchAcceptAck>;
 
 /** Every client event: its payload schema and its reply schema. */
 export const CLIENT_EVENTS = {
@@ -73,11 +112,22 @@ export const CLIENT_EVENTS = {
   'seat:claim': { request: ClaimRequest, reply: ClaimReply },
   move: { request: MoveRequest, reply: MoveReply },
   'room:leave': { request: LeaveRequest, reply: LeaveReply },
+  resign: { request: GameRequest, reply: CommandReply },
+  abort: { request: GameRequest, reply: CommandReply },
+  'draw:offer': { request: GameRequest, reply: CommandReply },
+  'draw:accept': { request: GameRequest, reply: CommandReply },
+  'draw:decline': { request: GameRequest, reply: CommandReply },
+  'rematch:offer': { request: GameRequest, reply: CommandReply },
+  'rematch:accept': { request: GameRequest, reply: RematchAcceptReply },
+  'abandon:claim': { request: AbandonClaimRequest, reply: CommandReply },
+  'chat:send': { request: ChatRequest, reply: CommandReply },
 } as const;
 export type ClientEventName = keyof typeof CLIENT_EVENTS;
 
 export const SERVER_EVENTS = {
   'room:event': RoomEvent,
+  'chat:message': ChatMessage,
+  'seat:assigned': SeatAssigned,
 } as const;
 
 type Ack<R extends z.ZodType> = (reply: z.infer<R> | AckError) => void;
@@ -87,8 +137,19 @@ export interface ClientToServerEvents {
   'seat:claim': (request: ClaimRequest, ack: Ack<typeof ClaimReply>) => void;
   move: (request: MoveRequest, ack: Ack<typeof MoveReply>) => void;
   'room:leave': (request: LeaveRequest, ack: Ack<typeof LeaveReply>) => void;
+  resign: (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
+  abort: (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
+  'draw:offer': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
+  'draw:accept': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
+  'draw:decline': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
+  'rematch:offer': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
+  'rematch:accept': (request: GameRequest, ack: Ack<typeof RematchAcceptReply>) => void;
+  'abandon:claim': (request: AbandonClaimRequest, ack: Ack<typeof CommandReply>) => void;
+  'chat:send': (request: ChatRequest, ack: Ack<typeof CommandReply>) => void;
 }
 
 export interface ServerToClientEvents {
   'room:event': (event: RoomEvent) => void;
+  'chat:message': (message: ChatMessage) => void;
+  'seat:assigned': (assigned: SeatAssigned) => void;
 }

@@ -1,11 +1,19 @@
-/** The REST contract: create a room, read a room's public snapshot. */
-import { CreateRoomBody, type CreateRoomReply, RoomParams } from '@bagh/protocol';
-import type { SIDES } from '@bagh/rules';
+/** The REST contract: create a room, read a room's snapshot, list live rooms, export and import records. */
+import {
+  CreateRoomBody,
+  type CreateRoomReply,
+  ImportRecordBody,
+  type ImportRecordReply,
+  type LiveReply,
+  RoomParams,
+} from '@bagh/protocol';
+import { makeRecord, parseRecord, type SIDES } from '@bagh/rules';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
-import { snapshotOf } from '../rooms/state.js';
+import type { Room } from '../rooms/room.js';
+import { type RoomState, snapshotOf } from '../rooms/state.js';
 import { HttpError } from './errors.js';
 
 export interface ApiOptions {
@@ -40,6 +48,8 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
         variant: body.variant,
         options: body.options ?? {},
         side,
+        clock: body.clock ?? null,
+        public: body.public ?? false,
       });
       metrics.roomsCreated.inc();
       const path = `/r/${room.id}`;
@@ -53,10 +63,71 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
     },
   );
 
-  fastify.get('/api/rooms/:roomId', async (request, reply) => {
-    const { roomId } = parse(RoomParams, request.params, 'room id');
+  /** The room, its clock judged as of now. */
+  async function roomAt(params: unknown): Promise<Room> {
+    const { roomId } = parse(RoomParams, params, 'room id');
     const room = await rooms.get(roomId);
     if (!room) throw new HttpError(404, 'NOT_FOUND', `no room ${roomId}`);
-    return reply.header('cache-control', 'no-store').send(snapshotOf(room.state));
+    await room.settleTime();
+    return room;
+  }
+
+  fastify.get('/api/rooms/:roomId', async (request, reply) => {
+    const room = await roomAt(request.params);
+    const now = Math.max(room.state.at, Date.now());
+    return reply.header('cache-control', 'no-store').send(snapshotOf({ ...room.state, at: now }));
   });
+
+  fastify.get('/api/rooms/:roomId/record', async (request, reply) => {
+    const room = await roomAt(request.params);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `inline; filename="bagh-${room.id}.txt"`)
+      .type('text/plain; charset=utf-8')
+      .send(recordOf(room.state));
+  });
+
+  fastify.get('/api/live', async (_request, reply) => {
+    const live: LiveReply = { rooms: rooms.live() };
+    return reply.header('cache-control', 'no-store').send(live);
+  });
+
+  fastify.post(
+    '/api/records',
+    { config: { rateLimit: { max: opts.roomCreationPerMinute, timeWindow: 60_000 } } },
+    async (request, reply) => {
+      const { record } = parse(ImportRecordBody, request.body, 'record request');
+      const parsed = parseRecord(record);
+      if (!parsed.ok) throw new HttpError(400, 'BAD_REQUEST', parsed.error.message);
+      const room = await rooms.importRecord(parsed.value);
+      metrics.roomsCreated.inc();
+      const path = `/r/${room.id}`;
+      const created: ImportRecordReply = {
+        roomId: room.id,
+        url: opts.publicUrl ? `${opts.publicUrl}${path}` : path,
+      };
+      return reply.code(201).header('cache-control', 'no-store').send(created);
+    },
+  );
+}
+
+/** Headers makeRecord writes itself; an imported record's own values of them are not copied. */
+const OWN_HEADERS = new Set(['Variant', 'Options', 'Result', 'Termination', 'Position']);
+
+const recordDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '.');
+
+/** The room's game as a RULES.md R42 record, with the room's result. */
+function recordOf(state: RoomState): string {
+  const headers: Record<string, string> = {};
+  const imported = state.init.imported;
+  if (imported) {
+    for (const [key, value] of Object.entries(imported.headers))
+      if (!OWN_HEADERS.has(key)) headers[key] = value;
+  } else {
+    headers.Room = state.roomId;
+    headers.Date = recordDate(state.createdAt);
+    const control = state.clock?.control;
+    if (control) headers.TimeControl = `${control.initialMs / 1000}+${control.incrementMs / 1000}`;
+  }
+  return makeRecord(state.game, { result: state.result, headers });
 }

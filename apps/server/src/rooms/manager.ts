@@ -2,13 +2,22 @@
  * The live rooms of this process: created here, loaded lazily from storage on first use (so
  * rooms come back after a restart), evicted from memory when empty and idle.
  */
-import type { RoomEvent } from '@bagh/protocol';
-import type { Options, Side, Variant } from '@bagh/rules';
+import type { ChatMessage, LiveRoom, RoomEvent, TimeControl } from '@bagh/protocol';
+import { type GameRecord, makeMove, makePosition, type Options, type Side, type Variant } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { RoomStorage } from '../storage/types.js';
 import type { Command, Reduction } from './reducer.js';
 import { Room, type Settle } from './room.js';
-import { newRoomState, type RoomState, recordOf, restoreRoomState, roomError } from './state.js';
+import {
+  DEFAULT_ABANDON_GRACE_MS,
+  newRoomState,
+  type RoomSetup,
+  type RoomState,
+  recordOf,
+  restoreRoomState,
+  roomError,
+  snapshotOf,
+} from './state.js';
 import { hashSeatToken, newRoomId, newSeatToken } from './tokens.js';
 
 export interface RoomManagerOptions {
@@ -20,6 +29,11 @@ export interface RoomManagerOptions {
   readonly historySize: number;
   /** An empty room leaves memory after this long without commands. */
   readonly idleMs: number;
+  readonly deliverChat?: (message: ChatMessage) => void;
+  /** How long a seat must be empty before the opponent may claim the game (default 30 s). */
+  readonly abandonGraceMs?: number;
+  /** The clock rooms judge by (default Date.now). */
+  readonly now?: () => number;
 }
 
 export interface CreatedRoom {
@@ -33,10 +47,14 @@ export class RoomManager {
   readonly #rooms = new Map<string, Room>();
   readonly #loading = new Map<string, Promise<Room | null>>();
   readonly #sweeper: NodeJS.Timeout;
+  readonly #now: () => number;
+  readonly #graceMs: number;
   #closing = false;
 
   constructor(opts: RoomManagerOptions) {
     this.#opts = opts;
+    this.#now = opts.now ?? Date.now;
+    this.#graceMs = opts.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS;
     this.#sweeper = setInterval(() => this.sweep(Date.now()), Math.max(1000, Math.min(opts.idleMs, 60_000)));
     this.#sweeper.unref();
   }
@@ -45,20 +63,96 @@ export class RoomManager {
     return this.#rooms.size;
   }
 
-  async create(init: { variant: Variant; options: Partial<Options>; side: Side }): Promise<CreatedRoom> {
+  async create(init: {
+    variant: Variant;
+    options: Partial<Options>;
+    side: Side;
+    clock?: TimeControl | null | undefined;
+    public?: boolean | undefined;
+  }): Promise<CreatedRoom> {
     const seatToken = newSeatToken();
+    const room = await this.#store({
+      variant: init.variant,
+      options: init.options,
+      creator: { side: init.side, tokenHash: hashSeatToken(seatToken) },
+      clock: init.clock ?? null,
+      public: init.public ?? false,
+    });
+    room.log.info({ variant: room.state.variant, creator: init.side }, 'room created');
+    return { room, side: init.side, seatToken };
+  }
+
+  /**
+   * A rematch of a finished room: the same variant, options, time control and visibility, both
+   * seats taken with the sides swapped. Returns each new seat's token, by the side it is for.
+   */
+  async createRematch(of: RoomState): Promise<{ room: Room; tokens: Record<Side, string> }> {
+    const tokens: Record<Side, string> = { tiger: newSeatToken(), goat: newSeatToken() };
+    const room = await this.#store({
+      variant: of.variant,
+      options: of.options,
+      // The old tiger plays goat (and the other way round); seats hold hashes of the new tokens.
+      creator: { side: 'tiger', tokenHash: hashSeatToken(tokens.tiger) },
+      opponent: { side: 'goat', tokenHash: hashSeatToken(tokens.goat) },
+      clock: of.clock?.control ?? null,
+      public: of.public,
+      rematchOf: of.roomId,
+    });
+    room.log.info({ rematchOf: of.roomId }, 'rematch created');
+    return { room, tokens };
+  }
+
+  /** A finished room replaying a parsed game record (no seats). */
+  async importRecord(record: GameRecord): Promise<Room> {
+    const { game } = record;
+    const started = newRoomState('probe-only', 0, {
+      variant: game.variant,
+      options: game.options,
+      creator: null,
+    });
+    const start = makePosition(game.start);
+    const room = await this.#store({
+      variant: game.variant,
+      options: game.options,
+      creator: null,
+      imported: {
+        ...(start !== started.position ? { start } : {}),
+        moves: game.moves.map(makeMove),
+        result: record.result ? { winner: record.result.winner, reason: record.result.reason } : null,
+        headers: { ...record.headers },
+      },
+    });
+    room.log.info({ variant: game.variant, moves: game.moves.length }, 'record imported');
+    return room;
+  }
+
+  async #store(setup: RoomSetup): Promise<Room> {
     for (;;) {
-      const state = newRoomState(newRoomId(), Date.now(), {
-        variant: init.variant,
-        options: init.options,
-        creator: { side: init.side, tokenHash: hashSeatToken(seatToken) },
-      });
+      const state = newRoomState(newRoomId(), this.#now(), setup, { abandonGraceMs: this.#graceMs });
       if (!(await this.#opts.storage.createRoom(recordOf(state)))) continue; // id collision: draw again
       const room = this.#wrap(state);
       this.#rooms.set(room.id, room);
-      room.log.info({ variant: state.variant, creator: init.side }, 'room created');
-      return { room, side: init.side, seatToken };
+      return room;
     }
+  }
+
+  /** The public rooms in play held by this node, most recently active first. */
+  live(): LiveRoom[] {
+    return [...this.#rooms.values()]
+      .filter((room) => room.state.public && room.state.result === null)
+      .sort((a, b) => b.lastActive - a.lastActive)
+      .map((room): LiveRoom => {
+        const snapshot = snapshotOf(room.state);
+        return {
+          roomId: snapshot.roomId,
+          variant: snapshot.variant,
+          seats: snapshot.seats,
+          moves: snapshot.moves.length,
+          spectators: snapshot.spectators,
+          timeControl: snapshot.timeControl,
+          createdAt: room.state.createdAt,
+        };
+      });
   }
 
   /** The live room, loading it from storage if needed; null for an unknown id. */
@@ -71,7 +165,7 @@ export class RoomManager {
       try {
         const record = await this.#opts.storage.loadRoom(roomId);
         if (!record) return null;
-        const room = this.#wrap(restoreRoomState(record));
+        const room = this.#wrap(restoreRoomState(record, { at: this.#now(), abandonGraceMs: this.#graceMs }));
         this.#rooms.set(roomId, room);
         room.log.debug({ version: record.version, changes: record.changes.length }, 'room loaded');
         return room;
@@ -101,6 +195,7 @@ export class RoomManager {
     let evicted = 0;
     for (const [id, room] of this.#rooms) {
       if (room.idle && !room.occupied && now - room.lastActive >= this.#opts.idleMs) {
+        room.stop();
         this.#rooms.delete(id);
         evicted++;
       }
@@ -113,6 +208,7 @@ export class RoomManager {
     this.#closing = true;
     clearInterval(this.#sweeper);
     await Promise.allSettled([...this.#loading.values()]);
+    for (const room of this.#rooms.values()) room.stop();
     await Promise.all([...this.#rooms.values()].map((room) => room.drain()));
   }
 
@@ -125,6 +221,9 @@ export class RoomManager {
         historySize: this.#opts.historySize,
         broadcast: this.#opts.broadcast,
         ...(this.#opts.onEvent ? { onEvent: this.#opts.onEvent } : {}),
+        ...(this.#opts.deliverChat ? { deliverChat: this.#opts.deliverChat } : {}),
+        now: this.#now,
+        abandonGraceMs: this.#graceMs,
       },
       Date.now(),
     );

@@ -2,29 +2,61 @@
  * The room reducer: every change to a room is a command, judged here and nowhere else.
  * Pure: `(RoomState, Command) → Result<{ state, events, version }, RoomError>`; no I/O, no clock.
  */
-import type { RoomEvent } from '@bagh/protocol';
-import { makeMove, makePosition, parseMove, play, type Result, SIDES, type Side } from '@bagh/rules';
+import type { ChatChannel, ChatMessage, GameResult, RoomEvent } from '@bagh/protocol';
+import { makeMove, parseMove, play, type Result, SIDES, type Side } from '@bagh/rules';
 import {
+  abandonOf,
   eventAfter,
+  flagDue,
+  otherSide,
   type RoomError,
   type RoomState,
+  remainingAt,
   roomError,
   sameHashIn,
   seatOf,
+  withMovePlayed,
   withoutSocket,
+  withResult,
   withSocketAt,
 } from './state.js';
 
-export type Command =
-  /** A socket enters the room; a token hash that matches a seat makes it that seat. */
-  | { readonly type: 'join'; readonly socketId: string; readonly tokenHash?: string | undefined }
-  /** A socket takes a free seat; the token (hashed here) is new and will be handed to it. */
-  | { readonly type: 'claim'; readonly socketId: string; readonly side: Side; readonly tokenHash: string }
-  /** `ply`: the number of moves the sender saw played. */
-  | { readonly type: 'move'; readonly socketId: string; readonly move: string; readonly ply: number }
-  /** A socket whose connection was recovered comes back to the place it held. */
-  | { readonly type: 'connect'; readonly socketId: string; readonly side: Side | null }
-  | { readonly type: 'disconnect'; readonly socketId: string };
+/** Every command may carry `at`, the time it is judged at (epoch ms); without it no time passes. */
+interface Timed {
+  readonly at?: number | undefined;
+}
+
+export type Command = Timed &
+  (
+    | /** A socket enters the room; a token hash that matches a seat makes it that seat. */
+    { readonly type: 'join'; readonly socketId: string; readonly tokenHash?: string | undefined }
+    /** A socket takes a free seat; the token (hashed here) is new and will be handed to it. */
+    | { readonly type: 'claim'; readonly socketId: string; readonly side: Side; readonly tokenHash: string }
+    /** `ply`: the number of moves the sender saw played. */
+    | { readonly type: 'move'; readonly socketId: string; readonly move: string; readonly ply: number }
+    /** A socket whose connection was recovered comes back to the place it held. */
+    | { readonly type: 'connect'; readonly socketId: string; readonly side: Side | null }
+    | { readonly type: 'disconnect'; readonly socketId: string }
+    | { readonly type: 'resign'; readonly socketId: string }
+    | { readonly type: 'abort'; readonly socketId: string }
+    | { readonly type: 'draw-offer'; readonly socketId: string }
+    | { readonly type: 'draw-accept'; readonly socketId: string }
+    | { readonly type: 'draw-decline'; readonly socketId: string }
+    | { readonly type: 'rematch-offer'; readonly socketId: string }
+    /** `roomId`: the new room, already created with the sides swapped. */
+    | { readonly type: 'rematch-accept'; readonly socketId: string; readonly roomId: string }
+    | { readonly type: 'abandon-claim'; readonly socketId: string; readonly outcome: 'win' | 'draw' }
+    | {
+        readonly type: 'chat';
+        readonly socketId: string;
+        readonly channel: ChatChannel;
+        readonly text: string;
+      }
+    /** Timers: a no-op unless the room is still at `version`. The clock ran out? */
+    | { readonly type: 'flag'; readonly version: number }
+    /** Has an absent player's grace period ended (the snapshot's `abandon.claimable`)? */
+    | { readonly type: 'abandon-timer'; readonly version: number }
+  );
 
 export interface Applied {
   readonly state: RoomState;
@@ -32,6 +64,8 @@ export interface Applied {
   readonly events: readonly RoomEvent[];
   /** The version to acknowledge: for a move, the version of the event that applied it. */
   readonly version: number;
+  /** A chat message to deliver to its channel's audience once the event is durable. */
+  readonly chat?: ChatMessage;
 }
 
 export type Reduction = Result<Applied, RoomError>;
@@ -45,7 +79,9 @@ const done = (state: RoomState, events: readonly RoomEvent[] = [], version = sta
   value: { state, events, version },
 });
 
-export function reduce(state: RoomState, command: Command): Reduction {
+export function reduce(before: RoomState, command: Command): Reduction {
+  // Time only moves forward: the reducer never reads a clock, the command says when it is.
+  const state = command.at !== undefined && command.at > before.at ? { ...before, at: command.at } : before;
   switch (command.type) {
     case 'join':
       return join(state, command.socketId, command.tokenHash);
@@ -57,7 +93,126 @@ export function reduce(state: RoomState, command: Command): Reduction {
       return presence(state, withSocketAt(state, command.socketId, seatStillValid(state, command.side)));
     case 'disconnect':
       return presence(state, withoutSocket(state, command.socketId));
+    case 'resign':
+      return withPlayer(state, command.socketId, (side) =>
+        finish(state, { winner: otherSide(side), reason: 'resign' }),
+      );
+    case 'abort':
+      return withPlayer(state, command.socketId, () => {
+        if (state.moveTexts.length >= 2)
+          return fail('NOT_ALLOWED', 'both sides have moved: the game cannot be aborted');
+        return finish(state, { winner: null, reason: 'aborted' });
+      });
+    case 'draw-offer':
+      return withPlayer(state, command.socketId, (side) => {
+        if (state.drawOffer === otherSide(side)) return finish(state, { winner: null, reason: 'agreement' });
+        if (state.drawOffer === side) return done(state, [], state.version);
+        return changed({ ...state, drawOffer: side }, 'draw', side);
+      });
+    case 'draw-accept':
+      return withPlayer(state, command.socketId, (side) => {
+        if (state.drawOffer !== otherSide(side))
+          return fail('NOT_ALLOWED', 'your opponent has offered no draw');
+        return finish(state, { winner: null, reason: 'agreement' });
+      });
+    case 'draw-decline':
+      return withPlayer(state, command.socketId, (side) => {
+        if (state.drawOffer !== otherSide(side))
+          return fail('NOT_ALLOWED', 'your opponent has offered no draw');
+        return changed({ ...state, drawOffer: null }, 'draw', side);
+      });
+    case 'rematch-offer':
+      return rematch(state, command.socketId, null);
+    case 'rematch-accept':
+      return rematch(state, command.socketId, command.roomId);
+    case 'abandon-claim':
+      return withPlayer(state, command.socketId, (side) => {
+        const gone = abandonOf(state);
+        if (gone === null || gone.side !== otherSide(side)) {
+          return fail('NOT_ALLOWED', 'your opponent is here: there is nothing to claim');
+        }
+        if (state.at < gone.claimableAt) {
+          const left = Math.ceil((gone.claimableAt - state.at) / 1000);
+          return fail('NOT_ALLOWED', `your opponent may still come back: claim in ${left} s`);
+        }
+        return finish(state, { winner: command.outcome === 'win' ? side : null, reason: 'abandoned' });
+      });
+    case 'chat':
+      return chat(state, command.socketId, command.channel, command.text);
+    case 'flag': {
+      if (command.version !== state.version || !flagDue(state, state.at)) return done(before);
+      const loser = state.clock!.running!;
+      return finish(state, { winner: otherSide(loser), reason: 'timeout' }, true);
+    }
+    case 'abandon-timer': {
+      const gone = abandonOf(state);
+      if (command.version !== state.version || gone === null) return done(before);
+      if (before.at >= gone.claimableAt || state.at < gone.claimableAt) return done(before);
+      const { state: after, event } = eventAfter(state, 'presence');
+      return done(after, [event]);
+    }
   }
+}
+
+/** Runs `then` for the seated player of a game in play; spectators are UNAUTHORIZED. */
+function withPlayer(state: RoomState, socketId: string, then: (side: Side) => Reduction): Reduction {
+  const side = seatOf(state, socketId);
+  if (side === null) return fail('UNAUTHORIZED', 'only a seated player may do this');
+  if (state.result !== null) return fail('GAME_OVER', 'the game is over');
+  return then(side);
+}
+
+/** One event of `type` after a change of state. */
+function changed(state: RoomState, type: RoomEvent['type'], side?: Side): Reduction {
+  const { state: after, event } = eventAfter(state, type, { side });
+  return done(after, [event]);
+}
+
+/** Ends the game with `result`; the clocks stop where they are (at 0 for the flagged side). */
+function finish(state: RoomState, result: GameResult, flagged = false): Reduction {
+  let stopped = state.clock ? remainingAt(state.clock, state.at) : null;
+  if (stopped && flagged && state.clock?.running) stopped = { ...stopped, [state.clock.running]: 0 };
+  return changed(withResult(state, result, stopped), 'result', result.winner ?? undefined);
+}
+
+function rematch(state: RoomState, socketId: string, roomId: string | null): Reduction {
+  const side = seatOf(state, socketId);
+  if (side === null) return fail('UNAUTHORIZED', 'only a player may offer or accept a rematch');
+  if (state.result === null) return fail('NOT_ALLOWED', 'the game is not over yet');
+  if (state.rematch?.roomId) return fail('NOT_ALLOWED', 'the rematch has started');
+  if (roomId === null) {
+    if (state.rematch?.offeredBy === side) return done(state, [], state.version);
+    if (state.rematch) return fail('NOT_ALLOWED', 'your opponent has offered a rematch: accept it');
+    return changed({ ...state, rematch: { offeredBy: side, roomId: null } }, 'rematch', side);
+  }
+  if (state.rematch?.offeredBy !== otherSide(side)) {
+    return fail('NOT_ALLOWED', 'your opponent has offered no rematch');
+  }
+  return changed({ ...state, rematch: { offeredBy: state.rematch.offeredBy, roomId } }, 'rematch', side);
+}
+
+function chat(state: RoomState, socketId: string, channel: ChatChannel, text: string): Reduction {
+  const side = seatOf(state, socketId);
+  if (side === null && !state.spectators.includes(socketId)) {
+    return fail('UNAUTHORIZED', 'join the room to chat');
+  }
+  if (channel === 'players' && side === null) {
+    return fail('UNAUTHORIZED', "spectators cannot write to the players' channel");
+  }
+  if (channel === 'spectators' && side !== null) {
+    return fail('UNAUTHORIZED', "players cannot write to the spectators' channel");
+  }
+  const message = { channel, from: side ?? 'spectator', text, at: state.at };
+  const { state: after, event } = eventAfter({ ...state, chat: [...state.chat, message] }, 'chat');
+  return {
+    ok: true,
+    value: {
+      state: after,
+      events: [event],
+      version: after.version,
+      chat: { roomId: state.roomId, ...message },
+    },
+  };
 }
 
 const seatStillValid = (state: RoomState, side: Side | null): Side | null =>
@@ -86,6 +241,7 @@ function join(state: RoomState, socketId: string, tokenHash: string | undefined)
 }
 
 function claim(state: RoomState, socketId: string, side: Side, tokenHash: string): Reduction {
+  if (state.imported) return fail('NOT_ALLOWED', 'an imported game is a replay: it has no seats to take');
   if (state.seats[side].tokenHash !== null) return fail('SEAT_TAKEN', `the ${side} seat is taken`);
   const held = seatOf(state, socketId);
   if (held !== null) return fail('NOT_ALLOWED', `this connection already holds the ${held} seat`);
@@ -113,22 +269,34 @@ function move(state: RoomState, socketId: string, text: string, ply: number): Re
     return fail('STALE', `you moved at ply ${ply}, but ${played} moves have been played`);
   }
   if (ply > played) return fail('STALE', `ply ${ply} is ahead of the game: ${played} moves have been played`);
-  if (state.game.outcome) return fail('GAME_OVER', `the game is over: ${state.game.outcome.winner} won`);
+  if (state.result) {
+    const { winner, reason } = state.result;
+    return fail(
+      'GAME_OVER',
+      `the game is over: ${winner === null ? 'no winner' : `${winner} won`} (${reason})`,
+    );
+  }
   const toMove = state.game.position.toMove;
   if (toMove !== side) return fail('NOT_YOUR_TURN', `it is ${toMove}'s turn`);
+  if (flagDue(state, state.at)) return fail('GAME_OVER', 'your time ran out');
   const parsed = parseMove(text);
   if (!parsed.ok) return fail('ILLEGAL_MOVE', parsed.error.message);
   const result = play(state.game, parsed.value);
   if (!result.ok) return fail('ILLEGAL_MOVE', result.error.message);
   const game = result.value;
   const canonical = makeMove(parsed.value);
-  const next: RoomState = {
-    ...state,
-    game,
-    moveTexts: [...state.moveTexts, canonical],
-    position: makePosition(game.position),
-    lastMove: { side, text: canonical, version: state.version + 1 },
-  };
+  // The mover's clock: the time it ran deducted, the increment added; the first move is free.
+  const clock = state.clock;
+  const clockAfter = clock
+    ? {
+        at: state.at,
+        ms:
+          clock.running === side
+            ? remainingAt(clock, state.at)[side] + clock.control.incrementMs
+            : clock.remaining[side],
+      }
+    : null;
+  const next = withMovePlayed(state, side, game, canonical, state.version + 1, clockAfter);
   const { state: after, event } = eventAfter(next, 'move', { side, move: canonical });
   return done(after, [event]);
 }

@@ -1,10 +1,18 @@
 /** The state of one room: plain immutable data, replaced (never mutated) by the reducer. */
 import {
+  type ChatChannel,
+  ChatChannel as ChatChannelSchema,
+  type ChatMessage,
+  type ClockView,
   type ErrorCode,
+  type GameResult,
+  GameResult as GameResultSchema,
   ResolvedOptions,
   type RoomEvent,
   Side as SideSchema,
   type Snapshot,
+  type TimeControl,
+  TimeControl as TimeControlSchema,
   Variant as VariantSchema,
 } from '@bagh/protocol';
 import {
@@ -13,6 +21,7 @@ import {
   makeMove,
   makePosition,
   type Options,
+  parsePosition,
   playMoveText,
   SIDES,
   type Side,
@@ -27,6 +36,8 @@ export interface SeatState {
   readonly tokenHash: string | null;
   /** The sockets holding the seat right now (a player may have several tabs open). */
   readonly sockets: readonly string[];
+  /** When the last socket of a taken seat left (epoch ms); null while connected. Not stored. */
+  readonly goneSince: number | null;
 }
 
 export interface LastMove {
@@ -36,13 +47,41 @@ export interface LastMove {
   readonly version: number;
 }
 
-/** How a room was set up; stored once, as the record's `init`. */
+const SeatInit = z.object({ side: SideSchema, tokenHash: z.string() });
+
+/** How a room was set up; stored once, as the record's `init` (fields after `creator` are optional for older rooms). */
 export const RoomInit = z.object({
   variant: VariantSchema,
   options: ResolvedOptions,
-  creator: z.object({ side: SideSchema, tokenHash: z.string() }),
+  /** The seat taken at creation; null for an imported game. */
+  creator: SeatInit.nullable(),
+  /** A rematch starts with both seats taken. */
+  opponent: SeatInit.optional(),
+  clock: TimeControlSchema.nullable().optional(),
+  public: z.boolean().optional(),
+  /** The room this one is a rematch of. */
+  rematchOf: z.string().optional(),
+  /** An imported record: its start position (when not the variant's), moves, result and headers. */
+  imported: z
+    .object({
+      start: z.string().optional(),
+      moves: z.array(z.string()),
+      result: GameResultSchema.nullable(),
+      headers: z.record(z.string(), z.string()),
+    })
+    .optional(),
 });
 export type RoomInit = z.infer<typeof RoomInit>;
+
+/** The clocks: each side's remaining ms, and since when (`since`, epoch ms) the running one runs. */
+export interface ClockState {
+  readonly control: TimeControl;
+  readonly remaining: { readonly [S in Side]: number };
+  readonly running: Side | null;
+  readonly since: number;
+}
+
+export interface StoredChat extends Omit<ChatMessage, 'roomId'> {}
 
 export interface RoomState {
   readonly roomId: string;
@@ -59,6 +98,27 @@ export interface RoomState {
   readonly lastMove: LastMove | null;
   readonly seats: { readonly [S in Side]: SeatState };
   readonly spectators: readonly string[];
+  /** The time of the last command (epoch ms): what the snapshot describes. */
+  readonly at: number;
+  /** How long a seat must be empty before its opponent may claim the game (config, not stored). */
+  readonly abandonGraceMs: number;
+  readonly clock: ClockState | null;
+  /** The game's result: the rules' outcome, or the room's (resign, timeout, …). */
+  readonly result: GameResult | null;
+  readonly drawOffer: Side | null;
+  readonly rematch: { readonly offeredBy: Side; readonly roomId: string | null } | null;
+  readonly chat: readonly StoredChat[];
+  readonly public: boolean;
+  readonly imported: boolean;
+}
+
+export const DEFAULT_ABANDON_GRACE_MS = 30_000;
+
+/** Settings of the server, not of the room: kept out of storage. */
+export interface RoomEnv {
+  /** Now, epoch ms. */
+  readonly at: number;
+  readonly abandonGraceMs?: number;
 }
 
 export interface RoomError {
@@ -67,40 +127,93 @@ export interface RoomError {
 }
 export const roomError = (code: ErrorCode, message: string): RoomError => ({ code, message });
 
-const freeSeat: SeatState = { tokenHash: null, sockets: [] };
+export const otherSide = (side: Side): Side => (side === 'tiger' ? 'goat' : 'tiger');
 
-/** A new room, at version 0, whose creator holds their side. */
+export interface RoomSetup {
+  readonly variant: Variant;
+  readonly options: Partial<Options>;
+  readonly creator: { side: Side; tokenHash: string } | null;
+  readonly opponent?: { side: Side; tokenHash: string } | undefined;
+  readonly clock?: TimeControl | null | undefined;
+  readonly public?: boolean | undefined;
+  readonly rematchOf?: string | undefined;
+  readonly imported?: RoomInit['imported'];
+}
+
+/** A new room, at version 0, whose creator (and, for a rematch, opponent) holds their side. */
 export function newRoomState(
   roomId: string,
   createdAt: number,
-  setup: {
-    variant: Variant;
-    options: Partial<Options>;
-    creator: { side: Side; tokenHash: string };
-  },
+  setup: RoomSetup,
+  env: Partial<RoomEnv> = {},
 ): RoomState {
-  const created = createGame(setup.variant, setup.options);
+  const imported = setup.imported;
+  let start: Game['start'] | undefined;
+  if (imported?.start !== undefined) {
+    const parsed = parsePosition(imported.start);
+    if (!parsed.ok) throw new Error(`cannot start ${setup.variant}: ${parsed.error.message}`);
+    start = parsed.value;
+  }
+  const created = createGame(setup.variant, setup.options, start);
   if (!created.ok) throw new Error(`cannot start ${setup.variant}: ${created.error.message}`);
-  const game = created.value;
-  const { side, tokenHash } = setup.creator;
+  let game = created.value;
+  const moveTexts: string[] = [];
+  for (const text of imported?.moves ?? []) {
+    const played = playMoveText(game, text);
+    if (!played.ok) throw new Error(`room ${roomId}: imported move ${text}: ${played.error.message}`);
+    game = played.value;
+    moveTexts.push(makeMove(game.moves[game.moves.length - 1]!));
+  }
+  const at = env.at ?? createdAt;
+  const seatFor = (side: Side): SeatState => {
+    const holder = [setup.creator, setup.opponent].find((s) => s?.side === side);
+    // A taken seat nobody holds yet counts as gone from the start.
+    return holder ? { tokenHash: holder.tokenHash, sockets: [], goneSince: at } : freeSeat;
+  };
+  const control = setup.clock ?? null;
+  const init: RoomInit = {
+    variant: setup.variant,
+    options: game.options,
+    creator: setup.creator,
+    ...(setup.opponent ? { opponent: setup.opponent } : {}),
+    clock: control,
+    public: setup.public ?? false,
+    ...(setup.rematchOf !== undefined ? { rematchOf: setup.rematchOf } : {}),
+    ...(imported ? { imported } : {}),
+  };
   return {
     roomId,
-    init: { variant: setup.variant, options: game.options, creator: { side, tokenHash } },
+    init,
     variant: setup.variant,
     options: game.options,
     createdAt,
     version: 0,
     game,
-    moveTexts: [],
+    moveTexts,
     position: makePosition(game.position),
     lastMove: null,
-    seats: {
-      tiger: side === 'tiger' ? { tokenHash, sockets: [] } : freeSeat,
-      goat: side === 'goat' ? { tokenHash, sockets: [] } : freeSeat,
-    },
+    seats: { tiger: seatFor('tiger'), goat: seatFor('goat') },
     spectators: [],
+    at,
+    abandonGraceMs: env.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
+    clock: control
+      ? {
+          control,
+          remaining: { tiger: control.initialMs, goat: control.initialMs },
+          running: null,
+          since: at,
+        }
+      : null,
+    result: imported ? imported.result : game.outcome,
+    drawOffer: null,
+    rematch: null,
+    chat: [],
+    public: (setup.public ?? false) && !imported,
+    imported: imported !== undefined,
   };
 }
+
+const freeSeat: SeatState = { tokenHash: null, sockets: [], goneSince: null };
 
 /** What storage keeps of a new room. */
 export const recordOf = (state: RoomState): RoomRecord => ({
@@ -111,10 +224,23 @@ export const recordOf = (state: RoomState): RoomRecord => ({
   changes: [],
 });
 
+const Remaining = z.object({ tiger: z.number(), goat: z.number() });
+
 /** The durable changes, by kind; the store keeps their data without looking inside. */
 const CHANGE_DATA = {
-  move: z.object({ move: z.string() }),
+  /** `at` and `ms` (the mover's remaining time after the move, increment added) in timed games. */
+  move: z.object({ move: z.string(), at: z.number().optional(), ms: z.number().optional() }),
   seat: z.object({ side: SideSchema, tokenHash: z.string() }),
+  /** A result decided by the room, with the clocks as they stopped. */
+  result: z.object({
+    winner: SideSchema.nullable(),
+    reason: z.string(),
+    at: z.number(),
+    clock: Remaining.nullable(),
+  }),
+  draw: z.object({ action: z.enum(['offer', 'decline']), side: SideSchema }),
+  rematch: z.object({ action: z.enum(['offer', 'accept']), side: SideSchema, roomId: z.string().optional() }),
+  chat: z.object({ channel: ChatChannelSchema, from: z.string(), text: z.string(), at: z.number() }),
 } as const;
 export type ChangeKind = keyof typeof CHANGE_DATA;
 export type ChangeData<K extends ChangeKind> = z.infer<(typeof CHANGE_DATA)[K]>;
@@ -129,28 +255,89 @@ export const storedChange = <K extends ChangeKind>(
   data,
 });
 
+/** The state after `side` played `move` (already judged legal) at `at`; the clock keeps `ms`. */
+export function withMovePlayed(
+  state: RoomState,
+  side: Side,
+  game: Game,
+  text: string,
+  version: number,
+  clockAfter: { at: number; ms: number } | null,
+): RoomState {
+  const over = game.outcome !== null;
+  const clock: ClockState | null =
+    state.clock && clockAfter
+      ? {
+          ...state.clock,
+          remaining: { ...state.clock.remaining, [side]: clockAfter.ms },
+          running: over ? null : otherSide(side),
+          since: clockAfter.at,
+        }
+      : state.clock;
+  return {
+    ...state,
+    game,
+    moveTexts: [...state.moveTexts, text],
+    position: makePosition(game.position),
+    lastMove: { side, text, version },
+    clock,
+    result: game.outcome ? { winner: game.outcome.winner, reason: game.outcome.reason } : null,
+    // An offer lapses when the offerer's opponent moves.
+    drawOffer: state.drawOffer === side ? state.drawOffer : null,
+  };
+}
+
+/** The state with the game ended by the room; the clocks stop as they are (`clock`). */
+export function withResult(
+  state: RoomState,
+  result: GameResult,
+  stopped: { readonly tiger: number; readonly goat: number } | null,
+): RoomState {
+  return {
+    ...state,
+    result,
+    drawOffer: null,
+    clock: state.clock && stopped ? { ...state.clock, remaining: stopped, running: null } : state.clock,
+  };
+}
+
 /** Replays one stored change onto a room being rebuilt. */
 function replay(state: RoomState, change: StoredChange): RoomState {
   switch (change.kind) {
     case 'move': {
-      const { move } = CHANGE_DATA.move.parse(change.data);
+      const { move, at, ms } = CHANGE_DATA.move.parse(change.data);
       const side = state.game.position.toMove;
       const played = playMoveText(state.game, move);
       if (!played.ok)
         throw new Error(`room ${state.roomId}: move ${move} at v${change.version}: ${played.error.message}`);
       const game = played.value;
       const text = makeMove(game.moves[game.moves.length - 1]!);
-      return {
-        ...state,
-        game,
-        moveTexts: [...state.moveTexts, text],
-        position: makePosition(game.position),
-        lastMove: { side, text, version: change.version },
-      };
+      const clockAfter = at !== undefined && ms !== undefined ? { at, ms } : null;
+      return withMovePlayed(state, side, game, text, change.version, clockAfter);
     }
     case 'seat': {
       const { side, tokenHash } = CHANGE_DATA.seat.parse(change.data);
       return { ...state, seats: { ...state.seats, [side]: { ...state.seats[side], tokenHash } } };
+    }
+    case 'result': {
+      const { winner, reason, clock } = CHANGE_DATA.result.parse(change.data);
+      return withResult(state, { winner, reason }, clock);
+    }
+    case 'draw': {
+      const { action, side } = CHANGE_DATA.draw.parse(change.data);
+      return { ...state, drawOffer: action === 'offer' ? side : null };
+    }
+    case 'rematch': {
+      const { action, side, roomId } = CHANGE_DATA.rematch.parse(change.data);
+      if (action === 'offer') return { ...state, rematch: { offeredBy: side, roomId: null } };
+      return {
+        ...state,
+        rematch: { offeredBy: state.rematch?.offeredBy ?? otherSide(side), roomId: roomId ?? null },
+      };
+    }
+    case 'chat': {
+      const message = CHANGE_DATA.chat.parse(change.data);
+      return { ...state, chat: [...state.chat, message] };
     }
     default:
       throw new Error(`room ${state.roomId}: unknown stored change '${change.kind}' at v${change.version}`);
@@ -158,15 +345,78 @@ function replay(state: RoomState, change: StoredChange): RoomState {
 }
 
 /** Rebuilds a room from storage by replaying its changes through the rules. */
-export function restoreRoomState(record: RoomRecord): RoomState {
+export function restoreRoomState(record: RoomRecord, env: Partial<RoomEnv> = {}): RoomState {
   const init = RoomInit.parse(record.init);
-  const start = newRoomState(record.roomId, record.createdAt, init);
-  return { ...record.changes.reduce(replay, start), version: record.version };
+  const start = newRoomState(record.roomId, record.createdAt, init, env);
+  const rebuilt = record.changes.reduce(replay, start);
+  // Nobody is connected to a room just loaded: its taken seats are gone from now.
+  const at = env.at ?? record.createdAt;
+  const gone = (seat: SeatState): SeatState => ({ ...seat, goneSince: seat.tokenHash === null ? null : at });
+  return {
+    ...rebuilt,
+    version: record.version,
+    at,
+    seats: { tiger: gone(rebuilt.seats.tiger), goat: gone(rebuilt.seats.goat) },
+  };
 }
+
+/** Each side's remaining ms at `at` (the running clock counted down, never below 0). */
+export function remainingAt(clock: ClockState, at: number): { tiger: number; goat: number } {
+  const left = { ...clock.remaining };
+  if (clock.running !== null)
+    left[clock.running] = Math.max(0, left[clock.running] - Math.max(0, at - clock.since));
+  return left;
+}
+
+/** When the running clock reaches 0 (epoch ms), or null when no clock runs. */
+export function flagAt(state: RoomState): number | null {
+  const clock = state.clock;
+  if (!clock || clock.running === null || state.result !== null) return null;
+  return clock.since + clock.remaining[clock.running];
+}
+
+/** Whether the running side's time is out at `at`. */
+export function flagDue(state: RoomState, at: number): boolean {
+  const due = flagAt(state);
+  return due !== null && at >= due;
+}
+
+/** The seated player gone long enough for the opponent, who is here, to claim (or about to be). */
+export function abandonOf(state: RoomState): { side: Side; goneSince: number; claimableAt: number } | null {
+  if (state.result !== null || state.imported) return null;
+  for (const side of SIDES) {
+    const seat = state.seats[side];
+    const opponent = state.seats[otherSide(side)];
+    if (seat.tokenHash === null || seat.sockets.length > 0 || seat.goneSince === null) continue;
+    if (opponent.tokenHash === null || opponent.sockets.length === 0) continue;
+    return { side, goneSince: seat.goneSince, claimableAt: seat.goneSince + state.abandonGraceMs };
+  }
+  return null;
+}
+
+/** The chat a recipient may read: the players' channel, and the spectators' for spectators. */
+export function chatFor(state: RoomState, spectator: boolean, limit = 100): ChatMessage[] {
+  return state.chat
+    .filter((m) => spectator || m.channel === 'players')
+    .slice(-limit)
+    .map((m) => ({ roomId: state.roomId, ...m }));
+}
+
+export const chatAudience = (channel: ChatChannel, roomId: string): string =>
+  channel === 'players' ? roomId : `${roomId}:spectators`;
+
+const clockView = (state: RoomState): ClockView | null => {
+  if (!state.clock) return null;
+  return {
+    ...remainingAt(state.clock, state.at),
+    running: state.result === null ? state.clock.running : null,
+  };
+};
 
 /** The public view of a room: everything anyone may see, never a token hash. */
 export function snapshotOf(state: RoomState): Snapshot {
   const { game } = state;
+  const abandon = abandonOf(state);
   const seat = (side: Side) => ({
     taken: state.seats[side].tokenHash !== null,
     connected: state.seats[side].sockets.length > 0,
@@ -181,9 +431,22 @@ export function snapshotOf(state: RoomState): Snapshot {
     toMove: game.position.toMove,
     goatsInHand: game.position.goatsInHand,
     captured: game.position.goatsCaptured,
-    result: game.outcome ? { winner: game.outcome.winner, reason: game.outcome.reason } : null,
+    result: state.result ? { ...state.result } : null,
     seats: { tiger: seat('tiger'), goat: seat('goat') },
     spectators: state.spectators.length,
+    at: state.at,
+    timeControl: state.clock ? { ...state.clock.control } : null,
+    clock: clockView(state),
+    drawOffer: state.drawOffer,
+    rematch: state.rematch
+      ? {
+          offeredBy: state.rematch.offeredBy,
+          ...(state.rematch.roomId ? { roomId: state.rematch.roomId } : {}),
+        }
+      : null,
+    abandon: abandon ? { ...abandon, claimable: state.at >= abandon.claimableAt } : null,
+    public: state.public,
+    imported: state.imported,
   };
 }
 
@@ -203,12 +466,14 @@ export const isPresent = (state: RoomState, socketId: string): boolean =>
 export function withoutSocket(state: RoomState, socketId: string): RoomState {
   if (!isPresent(state, socketId)) return state;
   const drop = (ids: readonly string[]) => ids.filter((id) => id !== socketId);
+  const leave = (seat: SeatState): SeatState => {
+    const sockets = drop(seat.sockets);
+    const emptied = seat.sockets.length > 0 && sockets.length === 0 && seat.tokenHash !== null;
+    return { ...seat, sockets, goneSince: emptied ? state.at : seat.goneSince };
+  };
   return {
     ...state,
-    seats: {
-      tiger: { ...state.seats.tiger, sockets: drop(state.seats.tiger.sockets) },
-      goat: { ...state.seats.goat, sockets: drop(state.seats.goat.sockets) },
-    },
+    seats: { tiger: leave(state.seats.tiger), goat: leave(state.seats.goat) },
     spectators: drop(state.spectators),
   };
 }
@@ -218,18 +483,28 @@ export function withSocketAt(state: RoomState, socketId: string, side: Side | nu
   const base = withoutSocket(state, socketId);
   if (side === null) return { ...base, spectators: [...base.spectators, socketId] };
   const seat = base.seats[side];
-  return { ...base, seats: { ...base.seats, [side]: { ...seat, sockets: [...seat.sockets, socketId] } } };
+  return {
+    ...base,
+    seats: { ...base.seats, [side]: { ...seat, sockets: [...seat.sockets, socketId], goneSince: null } },
+  };
 }
 
 /** Builds the versioned event that follows `state` (the state already holds the change). */
 export function eventAfter(
   state: RoomState,
   type: RoomEvent['type'],
-  extra: { side?: Side; move?: string } = {},
+  extra: { side?: Side | undefined; move?: string } = {},
 ): { state: RoomState; event: RoomEvent } {
   const next = { ...state, version: state.version + 1 };
   return {
     state: next,
-    event: { roomId: next.roomId, version: next.version, type, ...extra, snapshot: snapshotOf(next) },
+    event: {
+      roomId: next.roomId,
+      version: next.version,
+      type,
+      ...(extra.side !== undefined ? { side: extra.side } : {}),
+      ...(extra.move !== undefined ? { move: extra.move } : {}),
+      snapshot: snapshotOf(next),
+    },
   };
 }

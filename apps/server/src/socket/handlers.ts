@@ -3,10 +3,13 @@
  * result. Handlers are registered synchronously on connection; nothing here touches room state.
  */
 import {
+  AbandonClaimRequest,
   type AckError,
+  ChatRequest,
   ClaimRequest,
   type ClientToServerEvents,
   type ErrorCode,
+  GameRequest,
   JoinRequest,
   LeaveRequest,
   MoveRequest,
@@ -18,8 +21,8 @@ import type { DefaultEventsMap, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
-import type { Reduction } from '../rooms/reducer.js';
-import { isPresent, seatOf, snapshotOf } from '../rooms/state.js';
+import { type Command, type Reduction, reduce } from '../rooms/reducer.js';
+import { chatFor, isPresent, otherSide, seatOf, snapshotOf } from '../rooms/state.js';
 import { hashSeatToken, newSeatToken } from '../rooms/tokens.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
 
@@ -38,19 +41,38 @@ export interface SocketDeps {
   readonly rateLimit: RateLimit;
   /** How many rooms one socket may be in at once. */
   readonly maxRoomsPerSocket: number;
+  /** Per-socket chat budget (default 5 messages per 10 s). */
+  readonly chatRateLimit?: RateLimit;
 }
 
-const CLIENT_EVENT_NAMES: ReadonlySet<string> = new Set(['room:join', 'seat:claim', 'move', 'room:leave']);
+const CLIENT_EVENT_NAMES: ReadonlySet<string> = new Set([
+  'room:join',
+  'seat:claim',
+  'move',
+  'room:leave',
+  'resign',
+  'abort',
+  'draw:offer',
+  'draw:accept',
+  'draw:decline',
+  'rematch:offer',
+  'rematch:accept',
+  'abandon:claim',
+  'chat:send',
+]);
+
+/** The Socket.IO room of a game's spectators (the spectators' chat channel). */
+export const spectatorsRoom = (roomId: string): string => `${roomId}:spectators`;
 
 type Reply = (payload: object) => void;
 
 const failure = (code: ErrorCode, message: string): AckError => ({ ok: false, error: { code, message } });
 
 export function attachSocketHandlers(io: BaghServer, deps: SocketDeps): void {
-  io.on('connection', (socket) => onConnection(socket, deps));
+  io.on('connection', (socket) => onConnection(io, socket, deps));
 }
 
-function onConnection(socket: BaghSocket, deps: SocketDeps): void {
+function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): void {
   const { rooms, metrics } = deps;
   const log = deps.log.child({ socketId: socket.id });
   metrics.connections.inc();
@@ -114,6 +136,8 @@ function onConnection(socket: BaghSocket, deps: SocketDeps): void {
     if (present) {
       socket.data.rooms[roomId] = side;
       void socket.join(roomId);
+      if (side === null) void socket.join(spectatorsRoom(roomId));
+      else void socket.leave(spectatorsRoom(roomId));
     } else if (!result.ok) {
       delete socket.data.rooms[roomId];
     }
@@ -141,6 +165,7 @@ function onConnection(socket: BaghSocket, deps: SocketDeps): void {
             role: side ?? 'spectator',
             snapshot: snapshotOf(state),
             ...(events ? { events } : {}),
+            chat: chatFor(state, side === null),
           });
         },
       );
@@ -196,8 +221,85 @@ function onConnection(socket: BaghSocket, deps: SocketDeps): void {
       const result = await rooms.dispatch(roomId, { type: 'disconnect', socketId: socket.id }, () => {
         delete socket.data.rooms[roomId];
         void socket.leave(roomId);
+        void socket.leave(spectatorsRoom(roomId));
         reply({ ok: true });
       });
+      if (!result.ok) reply(failure(result.error.code, result.error.message));
+    }),
+  );
+
+  /** A command of the game, acked with the version of the event that applied it. */
+  function command<S extends z.ZodType<{ roomId: string }>>(
+    event: string,
+    schema: S,
+    toCommand: (request: z.infer<S>) => Command,
+  ): void {
+    socket.on(
+      event as 'resign',
+      handle(schema, event, async (request, reply) => {
+        const result = await rooms.dispatch(request.roomId, toCommand(request), (res) => {
+          if (res.ok) reply({ ok: true, version: res.value.version });
+        });
+        if (!result.ok) reply(failure(result.error.code, result.error.message));
+      }),
+    );
+  }
+  const socketId = socket.id;
+  command('resign', GameRequest, () => ({ type: 'resign', socketId }));
+  command('abort', GameRequest, () => ({ type: 'abort', socketId }));
+  command('draw:offer', GameRequest, () => ({ type: 'draw-offer', socketId }));
+  command('draw:accept', GameRequest, () => ({ type: 'draw-accept', socketId }));
+  command('draw:decline', GameRequest, () => ({ type: 'draw-decline', socketId }));
+  command('rematch:offer', GameRequest, () => ({ type: 'rematch-offer', socketId }));
+  command('abandon:claim', AbandonClaimRequest, ({ outcome }) => ({
+    type: 'abandon-claim',
+    socketId,
+    outcome,
+  }));
+
+  const chatBucket = new TokenBucket(deps.chatRateLimit ?? { refillPerSecond: 0.5, burst: 5 }, Date.now());
+  socket.on(
+    'chat:send',
+    handle(ChatRequest, 'chat:send', async ({ roomId, channel, text }, reply) => {
+      if (!chatBucket.take(Date.now())) {
+        return reply(failure('RATE_LIMITED', 'too many chat messages; wait a few seconds'));
+      }
+      const result = await rooms.dispatch(roomId, { type: 'chat', socketId, channel, text }, (res) => {
+        if (res.ok) reply({ ok: true, version: res.value.version });
+      });
+      if (!result.ok) reply(failure(result.error.code, result.error.message));
+    }),
+  );
+
+  socket.on(
+    'rematch:accept',
+    handle(GameRequest, 'rematch:accept', async ({ roomId }, reply) => {
+      const room = await rooms.get(roomId);
+      if (!room) return reply(failure('NOT_FOUND', `no room ${roomId}`));
+      // Judge first with a stand-in id, so that no room is created for a refused accept.
+      const probe = reduce(room.state, { type: 'rematch-accept', socketId, roomId: roomId });
+      if (!probe.ok) return reply(failure(probe.error.code, probe.error.message));
+      const { room: next, tokens } = await rooms.createRematch(room.state);
+      const result = await rooms.dispatch(
+        roomId,
+        { type: 'rematch-accept', socketId, roomId: next.id },
+        (res, old) => {
+          if (!res.ok) return;
+          // Each player's sockets learn, privately, their seat in the new room: sides swapped.
+          for (const side of ['tiger', 'goat'] as const) {
+            const sockets = old.state.seats[side].sockets;
+            const newSide = otherSide(side);
+            if (sockets.length > 0) {
+              io.to([...sockets]).emit('seat:assigned', {
+                roomId: next.id,
+                side: newSide,
+                seatToken: tokens[newSide],
+              });
+            }
+          }
+          reply({ ok: true, version: res.value.version, roomId: next.id });
+        },
+      );
       if (!result.ok) reply(failure(result.error.code, result.error.message));
     }),
   );

@@ -39,6 +39,12 @@ export interface RoomStorage {
    * `expectedVersion`. When it resolves ok, the changes are durable.
    */
   append(roomId: string, expectedVersion: number, changes: readonly StoredChange[]): Promise<AppendResult>;
+  /**
+   * Shared stores only (several nodes on one Redis): the version stored for the room, or null
+   * when unknown. A room that is live on several nodes compares it with its cached version
+   * before judging a command, and reloads when another node moved the room on.
+   */
+  currentVersion?(roomId: string): Promise<number | null>;
   /** Throws when the store cannot serve (health check). */
   check(): Promise<void>;
   /** Flushes and releases the store; no call may follow. */

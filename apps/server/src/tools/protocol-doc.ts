@@ -14,6 +14,9 @@ import {
   CreateRoomReply,
   ERROR_CODES,
   ErrorBody,
+  ImportRecordBody,
+  ImportRecordReply,
+  LiveReply,
   RoomParams,
   SERVER_EVENTS,
   Snapshot,
@@ -52,6 +55,9 @@ export function renderSchemas(): string {
   parts.push(block('POST /api/rooms — 201 reply (`CreateRoomReply`)', CreateRoomReply, 'output'));
   parts.push(block('GET /api/rooms/:roomId — path parameters (`RoomParams`)', RoomParams, 'input'));
   parts.push(block('GET /api/rooms/:roomId — 200 reply (`Snapshot`)', Snapshot, 'output'));
+  parts.push(block('GET /api/live — 200 reply (`LiveReply`)', LiveReply, 'output'));
+  parts.push(block('POST /api/records — request body (`ImportRecordBody`)', ImportRecordBody, 'input'));
+  parts.push(block('POST /api/records — 201 reply (`ImportRecordReply`)', ImportRecordReply, 'output'));
   parts.push(block('Every 4xx reply (`ErrorBody`)', ErrorBody, 'output'));
   parts.push('### Socket.IO: client → server\n');
   for (const [name, { request, reply }] of Object.entries(CLIENT_EVENTS)) {

@@ -1,9 +1,13 @@
-/** A tiny client-side router: `/` (home) and `/r/<roomId>` (room). */
-export type Route = { readonly page: 'home' } | { readonly page: 'room'; readonly roomId: string };
+/** A tiny client-side router: `/` (home), `/live` (public games) and `/r/<roomId>` (room). */
+export type Route =
+  | { readonly page: 'home' }
+  | { readonly page: 'live' }
+  | { readonly page: 'room'; readonly roomId: string };
 
 export function matchRoute(pathname: string): Route {
   const room = /^\/r\/([A-Za-z0-9_-]{1,64})\/?$/.exec(pathname);
-  return room ? { page: 'room', roomId: room[1]! } : { page: 'home' };
+  if (room) return { page: 'room', roomId: room[1]! };
+  return /^\/live\/?$/.test(pathname) ? { page: 'live' } : { page: 'home' };
 }
 
 export class Router {

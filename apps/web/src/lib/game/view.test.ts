@@ -16,6 +16,14 @@ const base: Snapshot = {
   result: null,
   seats: { tiger: { taken: true, connected: true }, goat: { taken: true, connected: true } },
   spectators: 2,
+  at: 0,
+  timeControl: null,
+  clock: null,
+  drawOffer: null,
+  rematch: null,
+  abandon: null,
+  public: false,
+  imported: false,
 };
 
 describe('view', () => {

@@ -5,10 +5,13 @@ import {
   createGame,
   legalMoves,
   type Move,
+  makeObx,
+  makePosition,
   type Options,
   type Point,
   parseMove,
   parsePosition,
+  playMoveTexts,
   pointsOf,
   type Side,
   VARIANT_RULES,
@@ -115,10 +118,12 @@ const REASONS: Record<string, string> = {
   agreement: 'agreement',
   timeout: 'time ran out',
   abandoned: 'abandonment',
+  aborted: 'aborted',
 };
 
 export function resultText(result: NonNullable<Snapshot['result']>): string {
   const why = REASONS[result.reason] ?? result.reason;
+  if (result.reason === 'aborted') return 'Game aborted';
   if (!result.winner) return `Draw — ${why}`;
   return `${sideName(result.winner, true)} win — ${why}`;
 }
@@ -140,4 +145,47 @@ export const ERROR_TEXT: { readonly [C in ErrorCode]: string } = {
 /** A short human message for an error code (unknown codes fall back to the server's text). */
 export function errorText(error: { code: string; message?: string }): string {
   return (ERROR_TEXT as Record<string, string>)[error.code] ?? error.message ?? 'Something went wrong.';
+}
+
+/**
+ * The snapshot as it stood after `ply` moves, for stepping through a finished game: position,
+ * moves and counts replayed with the rules from the variant's start; null when the moves do not
+ * replay from there (a record imported with its own start position).
+ */
+export function snapshotAtPly(snapshot: Snapshot, ply: number): Snapshot | null {
+  if (ply >= snapshot.moves.length) return snapshot;
+  const start = createGame(snapshot.variant, snapshot.options);
+  if (!start.ok) return null;
+  const played = playMoveTexts(start.value, snapshot.moves.slice(0, Math.max(0, ply)));
+  if (!played.ok) return null;
+  const { position } = played.value;
+  return {
+    ...snapshot,
+    position: makePosition(position),
+    moves: snapshot.moves.slice(0, ply),
+    toMove: position.toMove,
+    goatsInHand: position.goatsInHand,
+    captured: position.goatsCaptured,
+  };
+}
+
+/** OBX (R43) of a Bagh Chal snapshot's position; null for the other variants. */
+export function obxOf(snapshot: Snapshot): string | null {
+  if (snapshot.variant !== 'bagh-chal') return null;
+  const parsed = parsePosition(snapshot.position);
+  if (!parsed.ok) return null;
+  const last = snapshot.moves.at(-1);
+  const move = last ? parseMove(last) : null;
+  return makeObx(parsed.value, move?.ok ? move.value : undefined);
+}
+
+/** m:ss (or h:mm:ss), tenths under 10 s. */
+export function clockText(ms: number): string {
+  const clamped = Math.max(0, ms);
+  if (clamped < 10_000) return `0:0${(Math.floor(clamped / 100) / 10).toFixed(1)}`;
+  const total = Math.ceil(clamped / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }

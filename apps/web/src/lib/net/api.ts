@@ -1,20 +1,36 @@
 /** HTTP calls (same origin). Types only from @bagh/protocol: zod stays out of the bundle. */
-import type { CreateRoomBody, CreateRoomReply, ErrorInfo } from '@bagh/protocol';
+import type {
+  CreateRoomBody,
+  CreateRoomReply,
+  ErrorInfo,
+  ImportRecordReply,
+  LiveReply,
+} from '@bagh/protocol';
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
 
-export async function createRoom(body: CreateRoomBody): Promise<ApiResult<CreateRoomReply>> {
+async function call<T extends object>(path: string, body?: object): Promise<ApiResult<T>> {
   try {
-    const res = await fetch('/api/rooms', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const data = (await res.json().catch(() => null)) as CreateRoomReply | { error?: ErrorInfo } | null;
-    if (res.ok && data && 'roomId' in data) return { ok: true, value: data };
+    const res = await fetch(
+      path,
+      body === undefined
+        ? {}
+        : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
+    const data = (await res.json().catch(() => null)) as T | { error?: ErrorInfo } | null;
+    if (res.ok && data && !('error' in data)) return { ok: true, value: data as T };
     const error = data && 'error' in data && data.error ? data.error : undefined;
     return { ok: false, error: error ?? { code: 'INTERNAL', message: `HTTP ${res.status}` } };
   } catch {
     return { ok: false, error: { code: 'INTERNAL', message: 'The server cannot be reached.' } };
   }
 }
+
+export const createRoom = (body: CreateRoomBody): Promise<ApiResult<CreateRoomReply>> =>
+  call<CreateRoomReply>('/api/rooms', body);
+
+/** Opens a RULES.md game record as a finished room. */
+export const importRecord = (record: string): Promise<ApiResult<ImportRecordReply>> =>
+  call<ImportRecordReply>('/api/records', { record });
+
+export const fetchLive = (): Promise<ApiResult<LiveReply>> => call<LiveReply>('/api/live');

@@ -5,10 +5,13 @@
  * gap triggers a re-join with `since`, and every (re)connect re-joins.
  */
 import type {
+  ChatChannel,
+  ChatMessage,
   ClientToServerEvents,
   ErrorInfo,
   Role,
   RoomEvent,
+  SeatAssigned,
   ServerToClientEvents,
   Snapshot,
 } from '@bagh/protocol';
@@ -42,6 +45,11 @@ export class GameConnection {
   #status = $state<ConnectionStatus>('connecting');
   #error = $state.raw<ClientError | null>(null);
   #pending = $state(false);
+  #chat = $state.raw<ChatMessage[]>([]);
+  /** The room a rematch seated this browser in (from `seat:assigned`). */
+  #rematchRoom = $state<string | null>(null);
+  /** Local clock minus server clock (ms), from the last snapshot received. */
+  #offset = $state(0);
   #joining = false;
   #joinSeq = 0;
   #unbind: (() => void)[] = [];
@@ -70,6 +78,26 @@ export class GameConnection {
       this.#status = 'offline';
     });
     this.#on('room:event', (event: RoomEvent) => this.#receive(event));
+    this.#on('chat:message', (message: ChatMessage) => {
+      if (message.roomId === this.roomId) this.#chat = [...this.#chat, message].slice(-200);
+    });
+    this.#on('seat:assigned', (assigned: SeatAssigned) => {
+      this.#tokens.set(assigned.roomId, assigned.seatToken);
+      this.#rematchRoom = assigned.roomId;
+    });
+  }
+
+  /** The chat this browser may read, oldest first. */
+  get chat(): readonly ChatMessage[] {
+    return this.#chat;
+  }
+  /** Set once a rematch gave this browser a seat in a new room. */
+  get rematchRoom(): string | null {
+    return this.#rematchRoom;
+  }
+  /** The server's time now, estimated from the last snapshot (for clocks and countdowns). */
+  serverNow(): number {
+    return Date.now() - this.#offset;
   }
 
   /** The latest server snapshot (replaced, never merged). */
@@ -137,6 +165,7 @@ export class GameConnection {
       if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
       if (!reply.ok) return this.#fail(reply.error);
       this.#role = reply.role;
+      this.#chat = reply.chat ?? [];
       this.#replace(reply.snapshot);
       for (const event of reply.events ?? []) this.#receive(event);
     });
@@ -174,6 +203,56 @@ export class GameConnection {
     });
   }
 
+  resign(): void {
+    this.#command('resign', { roomId: this.roomId });
+  }
+  abort(): void {
+    this.#command('abort', { roomId: this.roomId });
+  }
+  offerDraw(): void {
+    this.#command('draw:offer', { roomId: this.roomId });
+  }
+  acceptDraw(): void {
+    this.#command('draw:accept', { roomId: this.roomId });
+  }
+  declineDraw(): void {
+    this.#command('draw:decline', { roomId: this.roomId });
+  }
+  offerRematch(): void {
+    this.#command('rematch:offer', { roomId: this.roomId });
+  }
+  acceptRematch(): void {
+    this.#command('rematch:accept', { roomId: this.roomId });
+  }
+  claimAbandoned(outcome: 'win' | 'draw'): void {
+    this.#command('abandon:claim', { roomId: this.roomId, outcome });
+  }
+  sendChat(channel: ChatChannel, text: string): void {
+    this.#command('chat:send', { roomId: this.roomId, channel, text });
+  }
+
+  /** A game command: acked, its failure shown as `lastError`. */
+  #command(event: string, payload: object): void {
+    if (this.#status !== 'online') {
+      this.#fail({ code: 'OFFLINE', message: 'Not connected.' });
+      return;
+    }
+    this.#error = null;
+    const socket = this.#socket as unknown as {
+      timeout(ms: number): {
+        emit(
+          e: string,
+          p: object,
+          ack: (timeout: unknown, reply: { ok: boolean; error?: ErrorInfo }) => void,
+        ): void;
+      };
+    };
+    socket.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout, reply) => {
+      if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
+      if (!reply.ok && reply.error) this.#fail(reply.error);
+    });
+  }
+
   #receive(event: RoomEvent): void {
     if (event.roomId !== this.roomId) return;
     const current = this.version;
@@ -189,6 +268,7 @@ export class GameConnection {
 
   #replace(snapshot: Snapshot): void {
     if (this.#snapshot && snapshot.version < this.#snapshot.version) return;
+    this.#offset = Date.now() - snapshot.at;
     this.#snapshot = snapshot;
   }
 

@@ -57,6 +57,14 @@ function snap(version: number, moves: string[] = []): Snapshot {
     result: null,
     seats: { tiger: { taken: true, connected: true }, goat: { taken: false, connected: false } },
     spectators: 0,
+    at: 0,
+    timeControl: null,
+    clock: null,
+    drawOffer: null,
+    rematch: null,
+    abandon: null,
+    public: false,
+    imported: false,
   };
 }
 const event = (version: number, moves: string[] = []): RoomEvent => ({

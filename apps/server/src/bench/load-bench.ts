@@ -1,0 +1,170 @@
+/**
+ * `pnpm bench:load`: N concurrent rooms (2 players + 1 spectator each, random legal games,
+ * loopback websockets) against
+ *   - relay:   the bare Socket.IO relay of bench:server (the yardstick, same run),
+ *   - 1 node:  one Bagh server on SQLite,
+ *   - 2 nodes: two Bagh servers sharing a redis-server (Redis storage + Redis Streams adapter),
+ *              each room's goat on one node, its tiger and spectator on the other,
+ * printing moves/s, server CPU µs per move (the server processes summed; redis-server's own CPU
+ * shown beside), p50/p99 move→broadcast latency and RSS per connection. Then the human-pace case:
+ * many rooms, one move per 5 s per room, reporting p99 on one node and on two. Stops by itself.
+ *
+ *   BENCH_ROOMS=1000 BENCH_SECONDS=10 BENCH_RATE=2            the throughput runs
+ *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
+ *   REDIS_SERVER=/usr/bin/redis-server                        started on a free loopback port
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createClient } from 'redis';
+import {
+  baghLoad,
+  benchMain,
+  measureRun,
+  out,
+  processCpuMicros,
+  type Result,
+  relayLoad,
+  report,
+  ServerProcess,
+  setting,
+  sleep,
+} from './shared.js';
+
+interface RedisServer {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throw-away redis-server on a free loopback port, without persistence. */
+async function startRedis(): Promise<RedisServer> {
+  const binary = process.env.REDIS_SERVER ?? 'redis-server';
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (error) =>
+      reject(new Error(`cannot run ${binary} (apt-get install redis-server): ${error.message}`)),
+    );
+    child.once('exit', (code) => reject(new Error(`${binary} exited with ${code}`)));
+  });
+  failed.catch(() => {});
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const client = createClient({ url, socket: { reconnectStrategy: false } });
+    client.on('error', () => {});
+    try {
+      await Promise.race([client.connect(), failed]);
+      await client.ping();
+      await client.close();
+      break;
+    } catch (error) {
+      if (client.isOpen) client.destroy();
+      if (child.exitCode !== null || Date.now() > deadline) throw error;
+      await sleep(50);
+    }
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
+
+async function urlsOf(servers: readonly ServerProcess[]): Promise<string[]> {
+  return Promise.all(servers.map(async (s) => `http://127.0.0.1:${await s.port()}`));
+}
+
+async function relay(rooms: number, seconds: number, ratePerRoom: number): Promise<Result> {
+  const server = new ServerProcess('relay');
+  try {
+    const [url] = await urlsOf([server]);
+    return await measureRun({
+      label: 'relay',
+      rooms,
+      seconds,
+      servers: [server],
+      load: () => relayLoad(url!, rooms, { ratePerRoom }),
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+async function bagh(nodes: 1 | 2, rooms: number, seconds: number, ratePerRoom: number): Promise<Result> {
+  const redis = nodes === 2 ? await startRedis() : undefined;
+  const servers = Array.from(
+    { length: nodes },
+    () => new ServerProcess('bagh', redis ? { redisUrl: redis.url } : {}),
+  );
+  try {
+    const urls = await urlsOf(servers);
+    return await measureRun({
+      label: nodes === 1 ? '1 node' : '2 nodes',
+      rooms,
+      seconds,
+      servers,
+      load: () => baghLoad(urls, rooms, { ratePerRoom, batch: 100 }),
+      ...(redis ? { extraCpu: () => processCpuMicros(redis.pid) } : {}),
+    });
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await redis?.stop();
+  }
+}
+
+benchMain(async () => {
+  const rooms = setting('rooms', 'BENCH_ROOMS', 1000);
+  const seconds = setting('seconds', 'BENCH_SECONDS', 10);
+  const ratePerRoom = setting('rate', 'BENCH_RATE', 2, true);
+  const humanRooms = setting('human-rooms', 'BENCH_HUMAN_ROOMS', 5000, true);
+  const humanSeconds = setting('human-seconds', 'BENCH_HUMAN_SECONDS', 30);
+  const pace = ratePerRoom > 0 ? `≤ ${ratePerRoom} moves/s per room` : 'unpaced';
+  out(`bench:load: ${rooms} rooms × (2 players + 1 spectator), ${seconds} s per run, loopback, ${pace}`);
+
+  const base = await relay(rooms, seconds, ratePerRoom);
+  report(base, 8);
+  const one = await bagh(1, rooms, seconds, ratePerRoom);
+  report(one, 8);
+  const two = await bagh(2, rooms, seconds, ratePerRoom);
+  report(two, 8);
+  const ratio = (r: Result) =>
+    `CPU/move ${(r.cpuMicrosPerMove / base.cpuMicrosPerMove).toFixed(2)}×, ` +
+    `RSS/connection ${(r.rssPerConnection / base.rssPerConnection).toFixed(2)}×, ` +
+    `p99 ${(r.p99 / base.p99).toFixed(2)}×`;
+  out(`vs relay: 1 node ${ratio(one)}; 2 nodes ${ratio(two)}`);
+  const redisCpu = two.extraCpuMicrosPerMove ?? Number.NaN;
+  out(
+    `Redis hop per move: +${(two.cpuMicrosPerMove - one.cpuMicrosPerMove).toFixed(1)} µs node CPU ` +
+      `(+${redisCpu.toFixed(1)} µs in redis-server), ` +
+      `p50 +${(two.p50 - one.p50).toFixed(2)} ms, p99 +${(two.p99 - one.p99).toFixed(2)} ms`,
+  );
+
+  if (humanRooms > 0) {
+    out(`human pace: ${humanRooms} rooms, one move per 5 s per room, ${humanSeconds} s (goal: p99 < 20 ms)`);
+    const humanOne = await bagh(1, humanRooms, humanSeconds, 0.2);
+    report(humanOne, 8);
+    const humanTwo = await bagh(2, humanRooms, humanSeconds, 0.2);
+    report(humanTwo, 8);
+  }
+});

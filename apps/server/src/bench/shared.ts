@@ -1,0 +1,448 @@
+/**
+ * What the benchmarks share: servers run in child processes (so their CPU time and RSS are their
+ * own), the load of N rooms (2 players + 1 spectator each, random legal games over loopback
+ * websockets) against Bagh or against a bare Socket.IO relay, and the figures printed.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CreateRoomReply, RoomEvent } from '@bagh/protocol';
+import { createGame, type Game, legalMoves, makeMove, playMoveText, type Side } from '@bagh/rules';
+import { Server } from 'socket.io';
+import { io as connect, type Socket } from 'socket.io-client';
+import { buildApp } from '../app.js';
+import { makeConfig } from '../config.js';
+
+export type Target = 'bagh' | 'relay';
+export interface Stats {
+  readonly cpuMicros: number;
+  readonly rss: number;
+}
+type ChildMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & Stats);
+
+export const out = (line: string) => process.stdout.write(`${line}\n`);
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A number from `--name=` or the environment variable, else the fallback; must be > 0 (or ≥ 0). */
+export function setting(name: string, env: string, fallback: number, allowZero = false): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const raw = arg ? arg.slice(name.length + 3) : process.env[env];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0 || (value === 0 && !allowZero)) {
+    throw new Error(`${name} must be a ${allowZero ? 'number ≥ 0' : 'positive number'}, got ${raw}`);
+  }
+  return value;
+}
+
+// --- the servers, each in a child process --------------------------------------------------------
+
+/** In a child forked by `ServerProcess`: serves the target and answers stats/stop; else false. */
+export async function serveIfChild(): Promise<boolean> {
+  const serveArg = process.argv.find((a) => a.startsWith('--serve='));
+  if (!serveArg) return false;
+  const target = serveArg.slice('--serve='.length) as Target;
+  const redisUrl = process.argv.find((a) => a.startsWith('--redis='))?.slice('--redis='.length);
+  await serve(target, redisUrl);
+  return true;
+}
+
+async function serve(target: Target, redisUrl: string | undefined): Promise<void> {
+  const send = (message: ChildMessage) => process.send?.(message);
+  let stop: () => Promise<void>;
+  let port: number;
+  if (target === 'bagh') {
+    const dir = mkdtempSync(join(tmpdir(), 'bagh-bench-'));
+    const app = await buildApp(
+      makeConfig({
+        DATA_DIR: dir,
+        LOG_LEVEL: 'silent',
+        WEB_DIST: join(dir, 'none'),
+        ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+      }),
+      { roomCreationPerMinute: 1_000_000_000 },
+    );
+    await app.fastify.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.fastify.server.address() as { port: number }).port;
+    stop = async () => {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  } else {
+    const http = createServer();
+    const io = new Server(http, {
+      serveClient: false,
+      perMessageDeflate: false,
+      maxHttpBufferSize: 16 * 1024,
+    });
+    io.on('connection', (socket) => {
+      socket.on('join', (room: string, ack: unknown) => {
+        void socket.join(room);
+        if (typeof ack === 'function') ack({ ok: true });
+      });
+      socket.on('move', (message: { room: string; ply: number; state: string }, ack: unknown) => {
+        io.to(message.room).emit('state', message);
+        if (typeof ack === 'function') ack({ ok: true, version: message.ply + 1 });
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    port = (http.address() as { port: number }).port;
+    stop = () => new Promise<void>((resolve) => io.close(() => resolve()));
+  }
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'stats') {
+      const cpu = process.cpuUsage();
+      send({ type: 'stats', cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss });
+    } else if (message.type === 'stop') {
+      void stop().finally(() => process.exit(0));
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  send({ type: 'ready', port });
+}
+
+/** A server in a child process: the running bench script forked with `--serve=<target>`. */
+export class ServerProcess {
+  readonly #child: ChildProcess;
+  readonly #waiting: ((message: ChildMessage) => void)[] = [];
+
+  constructor(target: Target, options: { redisUrl?: string } = {}) {
+    const profile = process.env.BENCH_CPU_PROF; // a directory: write a V8 CPU profile of each server
+    const args = [`--serve=${target}`, ...(options.redisUrl ? [`--redis=${options.redisUrl}`] : [])];
+    this.#child = fork(process.argv[1]!, args, {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+    });
+    this.#child.on('message', (message: ChildMessage) => this.#waiting.shift()?.(message));
+  }
+  #next(): Promise<ChildMessage> {
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+  async port(): Promise<number> {
+    const message = await this.#next();
+    if (message.type !== 'ready') throw new Error('child did not start');
+    return message.port;
+  }
+  async stats(): Promise<Stats> {
+    const reply = this.#next();
+    this.#child.send({ type: 'stats' });
+    const message = await reply;
+    if (message.type !== 'stats') throw new Error('unexpected message');
+    return message;
+  }
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#child.exitCode !== null) return resolve();
+      const timer = setTimeout(() => this.#child.kill('SIGKILL'), 10_000);
+      this.#child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.#child.send({ type: 'stop' });
+    });
+  }
+}
+
+/** CPU time (user + system, µs) of another process, from /proc (Linux); NaN where unreadable. */
+export function processCpuMicros(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+    return (ticks / 100) * 1e6; // USER_HZ is 100 on Linux
+  } catch {
+    return Number.NaN;
+  }
+}
+
+// --- the load ------------------------------------------------------------------------------------
+
+export interface Measure {
+  moves: number;
+  latencies: number[];
+  errors: number;
+  games: number;
+}
+export const newMeasure = (): Measure => ({ moves: 0, latencies: [], errors: 0, games: 0 });
+
+export interface Load {
+  /** Starts play; moves are counted into `measure` from then on. */
+  start(measure: Measure, running: () => boolean): void;
+  close(): void;
+}
+
+export interface LoadOptions {
+  /** Moves per second per room; 0 = each move as soon as the last one's broadcast arrives. */
+  readonly ratePerRoom: number;
+  /** Sockets opened at once while setting up. */
+  readonly batch?: number;
+}
+
+function open(url: string): Promise<Socket> {
+  const socket = connect(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+async function inBatches<T>(count: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const all: T[] = [];
+  for (let start = 0; start < count; start += size) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(size, count - start) }, (_, i) => make(start + i)),
+    );
+    all.push(...batch);
+  }
+  return all;
+}
+
+function newGame(): Game {
+  const created = createGame('bagh-chal');
+  if (!created.ok) throw new Error(created.error.message);
+  return created.value;
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/** Calls `send` so that one room moves at most `ratePerRoom` times a second (jittered). */
+function paced(ratePerRoom: number, lastSentAt: number, send: () => void): void {
+  if (ratePerRoom === 0) {
+    send();
+    return;
+  }
+  const due = lastSentAt + (1000 / ratePerRoom) * (0.5 + Math.random());
+  const wait = due - performance.now();
+  if (wait <= 0) send();
+  else setTimeout(send, wait);
+}
+
+/**
+ * Bagh rooms. With several node URLs, room i's goat plays on node i, its tiger on node i+1 and
+ * its spectator on node i+1 too (mod the count): every move crosses nodes. The latency measured
+ * is the spectator's, from the move sent to the move's room event received.
+ */
+export async function baghLoad(urls: readonly string[], rooms: number, options: LoadOptions): Promise<Load> {
+  interface Slot {
+    players: Record<Side, Socket>;
+    spectator: Socket;
+    createUrl: string;
+    roomId: string;
+    game: Game;
+    sentAt: number;
+  }
+  let measure = newMeasure();
+  let running = () => false;
+  const ack = (reply: { ok: boolean }) => {
+    if (!reply.ok) measure.errors++;
+  };
+
+  const next = (slot: Slot) => paced(options.ratePerRoom, slot.sentAt, () => move(slot));
+  const move = (slot: Slot) => {
+    if (!running()) return;
+    const side = slot.game.position.toMove;
+    const move = makeMove(pick(legalMoves(slot.game)));
+    slot.sentAt = performance.now();
+    slot.players[side].emit('move', { roomId: slot.roomId, move, ply: slot.game.moves.length }, ack);
+  };
+
+  const startGame = async (slot: Slot, first: boolean) => {
+    if (!first) {
+      for (const s of [slot.players.goat, slot.players.tiger, slot.spectator])
+        s.emit('room:leave', { roomId: slot.roomId }, ack);
+    }
+    const response = await fetch(`${slot.createUrl}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ variant: 'bagh-chal', side: 'goat' }),
+    });
+    if (response.status !== 201) throw new Error(`create room: ${response.status}`);
+    const created = (await response.json()) as CreateRoomReply;
+    slot.roomId = created.roomId;
+    slot.game = newGame();
+    const replies = await Promise.all([
+      slot.players.goat.emitWithAck('room:join', { roomId: created.roomId, seatToken: created.seatToken }),
+      slot.players.tiger.emitWithAck('seat:claim', { roomId: created.roomId, side: 'tiger' }),
+      slot.spectator.emitWithAck('room:join', { roomId: created.roomId }),
+    ]);
+    if (replies.some((r: { ok: boolean }) => !r.ok)) throw new Error(`joining: ${JSON.stringify(replies)}`);
+  };
+
+  const slots = await inBatches(rooms, options.batch ?? 50, async (i) => {
+    const here = urls[i % urls.length]!;
+    const there = urls[(i + 1) % urls.length]!;
+    const [goat, tiger, spectator] = await Promise.all([open(here), open(there), open(there)]);
+    const slot: Slot = {
+      players: { goat, tiger },
+      spectator,
+      createUrl: here,
+      roomId: '',
+      game: newGame(),
+      sentAt: 0,
+    };
+    spectator.on('room:event', (event: RoomEvent) => {
+      if (event.type !== 'move' || event.roomId !== slot.roomId || event.move === undefined) return;
+      measure.latencies.push(performance.now() - slot.sentAt);
+      measure.moves++;
+      const played = playMoveText(slot.game, event.move);
+      if (!played.ok) throw new Error(`bench: ${played.error.message}`);
+      slot.game = played.value;
+      if (event.snapshot.result) {
+        measure.games++;
+        if (running()) void startGame(slot, false).then(() => next(slot));
+      } else {
+        next(slot);
+      }
+    });
+    await startGame(slot, true);
+    return slot;
+  });
+
+  return {
+    start(m, isRunning) {
+      measure = m;
+      running = isRunning;
+      for (const slot of slots) next(slot);
+    },
+    close() {
+      for (const slot of slots)
+        for (const s of [slot.players.goat, slot.players.tiger, slot.spectator]) s.disconnect();
+    },
+  };
+}
+
+/** The bare relay: players send a 300-byte state, the server rebroadcasts it to the room. */
+export async function relayLoad(url: string, rooms: number, options: LoadOptions): Promise<Load> {
+  const STATE = 'x'.repeat(300);
+  let measure = newMeasure();
+  let running = () => false;
+  const slots = await inBatches(rooms, options.batch ?? 50, async (i) => {
+    const sockets = await Promise.all([open(url), open(url), open(url)]);
+    const room = `room-${i}`;
+    await Promise.all(sockets.map((s) => s.emitWithAck('join', room)));
+    const slot = { sockets, room, ply: 0, sentAt: 0 };
+    const next = () => paced(options.ratePerRoom, slot.sentAt, send);
+    const send = () => {
+      if (!running()) return;
+      slot.sentAt = performance.now();
+      sockets[slot.ply % 2]!.emit('move', { room, ply: slot.ply, state: STATE }, (reply: { ok: boolean }) => {
+        if (!reply.ok) measure.errors++;
+      });
+    };
+    sockets[2]!.on('state', () => {
+      measure.latencies.push(performance.now() - slot.sentAt);
+      measure.moves++;
+      slot.ply++;
+      next();
+    });
+    return { next, sockets };
+  });
+  return {
+    start(m, isRunning) {
+      measure = m;
+      running = isRunning;
+      for (const slot of slots) slot.next();
+    },
+    close() {
+      for (const slot of slots) for (const s of slot.sockets) s.disconnect();
+    },
+  };
+}
+
+// --- one measured run ----------------------------------------------------------------------------
+
+export interface Result {
+  readonly label: string;
+  readonly moves: number;
+  readonly seconds: number;
+  readonly cpuMicrosPerMove: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly rssPerConnection: number;
+  readonly errors: number;
+  readonly games: number;
+  /** CPU µs per move of helper processes not counted above (Redis), when measured. */
+  readonly extraCpuMicrosPerMove?: number;
+}
+
+export interface RunSetup {
+  readonly label: string;
+  readonly rooms: number;
+  readonly seconds: number;
+  /** The server processes (started; their ports known) and the load to drive against them. */
+  readonly servers: readonly ServerProcess[];
+  readonly load: () => Promise<Load>;
+  /** Total CPU µs of helper processes so far (e.g. redis-server), sampled before and after. */
+  readonly extraCpu?: () => number;
+}
+
+/** Sets up the load, measures `seconds` of play, and reports the servers' CPU and RSS summed. */
+export async function measureRun(setup: RunSetup): Promise<Result> {
+  const sum = (stats: Stats[]) => ({
+    cpuMicros: stats.reduce((s, x) => s + x.cpuMicros, 0),
+    rss: stats.reduce((s, x) => s + x.rss, 0),
+  });
+  const sample = async () => sum(await Promise.all(setup.servers.map((s) => s.stats())));
+  const idle = await sample();
+  const load = await setup.load();
+  const measure = newMeasure();
+  const before = await sample();
+  const extraBefore = setup.extraCpu?.();
+  const started = performance.now();
+  let running = true;
+  load.start(measure, () => running);
+  await sleep(setup.seconds * 1000);
+  running = false;
+  const elapsed = (performance.now() - started) / 1000;
+  await sleep(300); // let in-flight moves land
+  const after = await sample();
+  const extraAfter = setup.extraCpu?.();
+  load.close();
+  const sorted = measure.latencies.sort((a, b) => a - b);
+  const quantile = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const moves = Math.max(1, measure.moves);
+  return {
+    label: setup.label,
+    moves: measure.moves,
+    seconds: elapsed,
+    cpuMicrosPerMove: (after.cpuMicros - before.cpuMicros) / moves,
+    p50: quantile(0.5),
+    p99: quantile(0.99),
+    rssPerConnection: (after.rss - idle.rss) / (setup.rooms * 3),
+    errors: measure.errors,
+    games: measure.games,
+    ...(extraBefore !== undefined && extraAfter !== undefined
+      ? { extraCpuMicrosPerMove: (extraAfter - extraBefore) / moves }
+      : {}),
+  };
+}
+
+export function report(r: Result, width = 6): void {
+  out(
+    `${r.label.padEnd(width)} ${(r.moves / r.seconds).toFixed(0).padStart(8)} moves/s  ` +
+      `${r.cpuMicrosPerMove.toFixed(1).padStart(7)} µs CPU/move  ` +
+      `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ` +
+      `${(r.rssPerConnection / 1024).toFixed(1)} KiB RSS/connection  ` +
+      `(${r.moves} moves, ${r.games} games finished, ${r.errors} errors` +
+      (r.extraCpuMicrosPerMove !== undefined
+        ? `; + redis-server ${r.extraCpuMicrosPerMove.toFixed(1)} µs/move`
+        : '') +
+      ')',
+  );
+}
+
+/** Runs `main` unless this process is a forked server; exits when done. */
+export function benchMain(main: () => Promise<void>): void {
+  serveIfChild()
+    .then(async (isChild) => {
+      if (isChild) return;
+      await main();
+      process.exit(0);
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,512 @@
+/**
+ * Issue 5, the game lifecycle, through real sockets: resign, abort, draws, clocks, abandonment,
+ * rematch, chat, the live list, record export/import, and clocks across a restart.
+ */
+import type { ChatMessage, RoomEvent, SeatAssigned, Snapshot } from '@bagh/protocol';
+import type { Side } from '@bagh/rules';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Client,
+  createRoom,
+  expectError,
+  getSnapshot,
+  removeDir,
+  sleep,
+  startServer,
+  type TestServer,
+  tempDir,
+} from './helpers.js';
+import { BAGH_CHAL_TIGER_WIN } from './lines.js';
+
+const GRACE_MS = 200;
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ options: { abandonGraceMs: GRACE_MS } });
+});
+afterAll(async () => {
+  await server.close();
+  removeDir(server.dataDir);
+});
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function client(url = server.url): Promise<Client> {
+  const c = await Client.connect(url);
+  cleanup.push(() => c.close());
+  return c;
+}
+
+interface Table {
+  roomId: string;
+  goat: Client;
+  tiger: Client;
+  watcher: Client;
+  tokens: Record<Side, string>;
+}
+
+/** A room with the goat (creator), the tiger (claimed) and a spectator, all joined. */
+async function table(body: Record<string, unknown> = {}, url = server.url): Promise<Table> {
+  const created = await createRoom(url, { variant: 'bagh-chal', side: 'goat', ...body });
+  const { roomId } = created;
+  const goat = await client(url);
+  const tiger = await client(url);
+  const watcher = await client(url);
+  expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+    role: 'goat',
+  });
+  const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+  expect(claimed.ok).toBe(true);
+  expect(await watcher.request('room:join', { roomId })).toMatchObject({ role: 'spectator' });
+  return { roomId, goat, tiger, watcher, tokens: { goat: created.seatToken, tiger: claimed.seatToken } };
+}
+
+/** Plays `moves` from ply `from`, goat and tiger alternating (Bagh Chal: goats first). */
+async function play(t: Table, moves: readonly string[], from = 0): Promise<number> {
+  let version = 0;
+  for (const [i, move] of moves.entries()) {
+    const ply = from + i;
+    const player = ply % 2 === 0 ? t.goat : t.tiger;
+    const ack = await player.request('move', { roomId: t.roomId, move, ply });
+    expect(ack, `${move} at ${ply}`).toMatchObject({ ok: true });
+    version = ack.version;
+  }
+  return version;
+}
+
+const lastEvent = (c: Client): RoomEvent => c.events[c.events.length - 1]!;
+
+describe('resign', () => {
+  it('ends the game for the other side; spectators cannot, and nothing moves after', async () => {
+    const t = await table();
+    await play(t, ['G@c3']);
+    expectError(await t.watcher.request('resign', { roomId: t.roomId }), 'UNAUTHORIZED');
+    const ack = await t.tiger.request('resign', { roomId: t.roomId });
+    expect(ack).toEqual({ ok: true, version: expect.any(Number) });
+    const seen = await t.watcher.waitForVersion(ack.version);
+    expect(seen).toMatchObject({
+      type: 'result',
+      snapshot: { result: { winner: 'goat', reason: 'resign' } },
+    });
+    expectError(await t.tiger.request('move', { roomId: t.roomId, move: 'a1-b1', ply: 1 }), 'GAME_OVER');
+    expectError(await t.goat.request('resign', { roomId: t.roomId }), 'GAME_OVER');
+    expectError(await t.goat.request('resign', { roomId: 'x' }), 'BAD_REQUEST');
+  });
+});
+
+describe('abort', () => {
+  it('is allowed while a side has not moved, and NOT_ALLOWED once both have', async () => {
+    const early = await table();
+    await play(early, ['G@c3']);
+    const ack = await early.tiger.request('abort', { roomId: early.roomId });
+    expect(ack.ok).toBe(true);
+    expect((await getSnapshot(server.url, early.roomId)).result).toEqual({ winner: null, reason: 'aborted' });
+
+    const late = await table();
+    await play(late, ['G@c3', 'a1-b1']);
+    expectError(await late.goat.request('abort', { roomId: late.roomId }), 'NOT_ALLOWED');
+    expectError(await late.watcher.request('abort', { roomId: late.roomId }), 'UNAUTHORIZED');
+    expect((await getSnapshot(server.url, late.roomId)).result).toBeNull();
+  });
+});
+
+describe('draw offers', () => {
+  it('offer and decline, offer and accept (agreement); accepting no offer is NOT_ALLOWED', async () => {
+    const t = await table();
+    expectError(await t.tiger.request('draw:accept', { roomId: t.roomId }), 'NOT_ALLOWED');
+    expectError(await t.tiger.request('draw:decline', { roomId: t.roomId }), 'NOT_ALLOWED');
+    const offered = await t.goat.request('draw:offer', { roomId: t.roomId });
+    expect(offered.ok).toBe(true);
+    expect((await t.watcher.waitForVersion(offered.version)).snapshot.drawOffer).toBe('goat');
+    // The offerer cannot accept their own offer.
+    expectError(await t.goat.request('draw:accept', { roomId: t.roomId }), 'NOT_ALLOWED');
+    const declined = await t.tiger.request('draw:decline', { roomId: t.roomId });
+    expect(declined.ok).toBe(true);
+    expect((await t.watcher.waitForVersion(declined.version)).snapshot).toMatchObject({
+      drawOffer: null,
+      result: null,
+    });
+
+    await t.tiger.request('draw:offer', { roomId: t.roomId });
+    const accepted = await t.goat.request('draw:accept', { roomId: t.roomId });
+    expect(accepted.ok).toBe(true);
+    expect((await t.watcher.waitForVersion(accepted.version)).snapshot).toMatchObject({
+      drawOffer: null,
+      result: { winner: null, reason: 'agreement' },
+    });
+    expectError(await t.tiger.request('draw:offer', { roomId: t.roomId }), 'GAME_OVER');
+  });
+
+  it("an offer lapses when the offerer's opponent moves, not when the offerer does", async () => {
+    const t = await table();
+    await t.goat.request('draw:offer', { roomId: t.roomId });
+    await play(t, ['G@c3']);
+    expect((await getSnapshot(server.url, t.roomId)).drawOffer).toBe('goat');
+    await play(t, ['a1-b1'], 1);
+    expect((await getSnapshot(server.url, t.roomId)).drawOffer).toBeNull();
+    expectError(await t.tiger.request('draw:accept', { roomId: t.roomId }), 'NOT_ALLOWED');
+  });
+});
+
+describe('clocks', () => {
+  it('a side whose time runs out loses on time (the flag timer), its clock at 0', async () => {
+    const t = await table({ clock: { initialMs: 300, incrementMs: 0 } });
+    const start = await getSnapshot(server.url, t.roomId);
+    expect(start.clock).toEqual({ tiger: 300, goat: 300, running: null });
+    expect(start.timeControl).toEqual({ initialMs: 300, incrementMs: 0 });
+    await play(t, ['G@c3']); // the first move starts the tiger's clock
+    const ended = await t.watcher.waitFor((e) => e.type === 'result', 3000);
+    expect(ended.snapshot.result).toEqual({ winner: 'goat', reason: 'timeout' });
+    expect(ended.snapshot.clock).toMatchObject({ tiger: 0, goat: 300, running: null });
+    expectError(await t.tiger.request('move', { roomId: t.roomId, move: 'a1-b1', ply: 1 }), 'GAME_OVER');
+  });
+
+  it("a move deducts the mover's time and adds the increment; the other clock runs", async () => {
+    const t = await table({ clock: { initialMs: 60_000, incrementMs: 2_000 } });
+    await play(t, ['G@c3']);
+    await sleep(120);
+    const version = await play(t, ['a1-b1'], 1);
+    const seen = (await t.watcher.waitForVersion(version)).snapshot;
+    expect(seen.clock!.running).toBe('goat');
+    expect(seen.clock!.goat).toBe(60_000); // the first move is free
+    expect(seen.clock!.tiger).toBeGreaterThan(60_000 + 2_000 - 1_000);
+    expect(seen.clock!.tiger).toBeLessThanOrEqual(60_000 + 2_000 - 120);
+    // A later snapshot shows the goat's clock running down from the move's time.
+    await sleep(50);
+    const later = await getSnapshot(server.url, t.roomId);
+    expect(later.at).toBeGreaterThan(seen.at);
+    expect(later.clock!.goat).toBeLessThan(60_000);
+    expect(later.clock!.tiger).toBe(seen.clock!.tiger);
+  });
+});
+
+describe('abandonment', () => {
+  it('the opponent may claim once the grace period is over, not before', async () => {
+    const t = await table();
+    await play(t, ['G@c3', 'a1-b1']);
+    t.tiger.close();
+    const gone = await t.goat.waitFor((e) => e.type === 'presence' && !e.snapshot.seats.tiger.connected);
+    expect(gone.snapshot.abandon).toMatchObject({ side: 'tiger', claimable: false });
+    expect(gone.snapshot.abandon!.claimableAt - gone.snapshot.abandon!.goneSince).toBe(GRACE_MS);
+    expectError(await t.goat.request('abandon:claim', { roomId: t.roomId, outcome: 'win' }), 'NOT_ALLOWED');
+    expectError(
+      await t.watcher.request('abandon:claim', { roomId: t.roomId, outcome: 'win' }),
+      'UNAUTHORIZED',
+    );
+    expectError(await t.goat.request('abandon:claim', { roomId: t.roomId, outcome: 'lose' }), 'BAD_REQUEST');
+    // The abandonment timer tells everyone when the claim becomes possible.
+    const ready = await t.watcher.waitFor((e) => e.snapshot.abandon?.claimable === true, 3000);
+    expect(ready.type).toBe('presence');
+    const claimed = await t.goat.request('abandon:claim', { roomId: t.roomId, outcome: 'win' });
+    expect(claimed.ok).toBe(true);
+    expect((await t.watcher.waitForVersion(claimed.version)).snapshot).toMatchObject({
+      result: { winner: 'goat', reason: 'abandoned' },
+      abandon: null,
+    });
+  });
+
+  it('a claim may be a draw', async () => {
+    const t = await table();
+    t.goat.close();
+    await t.tiger.waitFor((e) => e.snapshot.abandon?.claimable === true, 3000);
+    const claimed = await t.tiger.request('abandon:claim', { roomId: t.roomId, outcome: 'draw' });
+    expect(claimed.ok).toBe(true);
+    expect((await getSnapshot(server.url, t.roomId)).result).toEqual({ winner: null, reason: 'abandoned' });
+  });
+
+  it('a player who returns in time just continues', async () => {
+    const t = await table();
+    await play(t, ['G@c3']);
+    t.tiger.close();
+    await t.goat.waitFor((e) => e.snapshot.abandon?.side === 'tiger');
+    await sleep(GRACE_MS / 4);
+    const back = await client();
+    const joined = await back.request('room:join', { roomId: t.roomId, seatToken: t.tokens.tiger });
+    expect(joined).toMatchObject({ role: 'tiger', snapshot: { abandon: null } });
+    await sleep(GRACE_MS * 1.5);
+    expectError(await t.goat.request('abandon:claim', { roomId: t.roomId, outcome: 'win' }), 'NOT_ALLOWED');
+    expect(await back.request('move', { roomId: t.roomId, move: 'a1-b1', ply: 1 })).toMatchObject({
+      ok: true,
+    });
+    expect((await getSnapshot(server.url, t.roomId)).result).toBeNull();
+  });
+});
+
+describe('rematch', () => {
+  it('offer and accept: a new room, sides swapped, each player told privately; spectators see where', async () => {
+    const t = await table({ clock: { initialMs: 120_000, incrementMs: 1_000 }, public: true });
+    const assigned: { goat: SeatAssigned[]; tiger: SeatAssigned[]; watcher: SeatAssigned[] } = {
+      goat: [],
+      tiger: [],
+      watcher: [],
+    };
+    t.goat.socket.on('seat:assigned', (a: SeatAssigned) => assigned.goat.push(a));
+    t.tiger.socket.on('seat:assigned', (a: SeatAssigned) => assigned.tiger.push(a));
+    t.watcher.socket.on('seat:assigned', (a: SeatAssigned) => assigned.watcher.push(a));
+
+    expectError(await t.goat.request('rematch:offer', { roomId: t.roomId }), 'NOT_ALLOWED'); // in play
+    await play(t, ['G@c3']);
+    await t.goat.request('resign', { roomId: t.roomId });
+    expectError(await t.tiger.request('rematch:accept', { roomId: t.roomId }), 'NOT_ALLOWED'); // no offer
+    const offered = await t.goat.request('rematch:offer', { roomId: t.roomId });
+    expect(offered.ok).toBe(true);
+    expect((await t.watcher.waitForVersion(offered.version)).snapshot.rematch).toEqual({ offeredBy: 'goat' });
+    expectError(await t.goat.request('rematch:accept', { roomId: t.roomId }), 'NOT_ALLOWED');
+    expectError(await t.watcher.request('rematch:accept', { roomId: t.roomId }), 'UNAUTHORIZED');
+
+    const accepted = await t.tiger.request('rematch:accept', { roomId: t.roomId });
+    expect(accepted).toEqual({ ok: true, version: expect.any(Number), roomId: expect.any(String) });
+    const newRoom: string = accepted.roomId;
+    expect(newRoom).not.toBe(t.roomId);
+    const seen = await t.watcher.waitForVersion(accepted.version);
+    expect(seen.snapshot.rematch).toEqual({ offeredBy: 'goat', roomId: newRoom });
+    await sleep(50);
+    expect(assigned.goat).toEqual([{ roomId: newRoom, side: 'tiger', seatToken: expect.any(String) }]);
+    expect(assigned.tiger).toEqual([{ roomId: newRoom, side: 'goat', seatToken: expect.any(String) }]);
+    expect(assigned.watcher).toEqual([]);
+    // The tokens never appear in a broadcast.
+    const publicText = [...t.watcher.raw, ...t.goat.raw].join('\n');
+    expect(publicText).not.toContain(assigned.goat[0]!.seatToken);
+    expectError(await t.goat.request('rematch:offer', { roomId: t.roomId }), 'NOT_ALLOWED');
+
+    const next: Snapshot = await getSnapshot(server.url, newRoom);
+    expect(next).toMatchObject({
+      variant: 'bagh-chal',
+      moves: [],
+      result: null,
+      public: true,
+      timeControl: { initialMs: 120_000, incrementMs: 1_000 },
+      seats: { tiger: { taken: true, connected: false }, goat: { taken: true, connected: false } },
+    });
+    const formerGoat = await t.goat.request('room:join', {
+      roomId: newRoom,
+      seatToken: assigned.goat[0]!.seatToken,
+    });
+    const formerTiger = await t.tiger.request('room:join', {
+      roomId: newRoom,
+      seatToken: assigned.tiger[0]!.seatToken,
+    });
+    expect(formerGoat.role).toBe('tiger');
+    expect(formerTiger.role).toBe('goat');
+    expect(await t.tiger.request('move', { roomId: newRoom, move: 'G@c3', ply: 0 })).toMatchObject({
+      ok: true,
+    });
+  });
+});
+
+describe('chat', () => {
+  it("players' channel to everyone, spectators' channel to spectators only; kept and replayed on join", async () => {
+    const t = await table();
+    const watcher2 = await client();
+    await watcher2.request('room:join', { roomId: t.roomId });
+    const inbox = new Map<Client, ChatMessage[]>();
+    for (const c of [t.goat, t.tiger, t.watcher, watcher2]) {
+      inbox.set(c, []);
+      c.socket.on('chat:message', (m: ChatMessage) => inbox.get(c)!.push(m));
+    }
+    const sent = await t.goat.request('chat:send', {
+      roomId: t.roomId,
+      channel: 'players',
+      text: '  good luck  ',
+    });
+    expect(sent).toEqual({ ok: true, version: expect.any(Number) });
+    const whisper = await t.watcher.request('chat:send', {
+      roomId: t.roomId,
+      channel: 'spectators',
+      text: 'goat is doomed',
+    });
+    expect(whisper.ok).toBe(true);
+    expectError(
+      await t.watcher.request('chat:send', { roomId: t.roomId, channel: 'players', text: 'hi' }),
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await t.tiger.request('chat:send', { roomId: t.roomId, channel: 'spectators', text: 'hi' }),
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await t.tiger.request('chat:send', { roomId: t.roomId, channel: 'players', text: '   ' }),
+      'BAD_REQUEST',
+    );
+    expectError(
+      await t.tiger.request('chat:send', { roomId: t.roomId, channel: 'players', text: 'x'.repeat(501) }),
+      'BAD_REQUEST',
+    );
+    await t.watcher.waitForVersion(whisper.version);
+    await sleep(50);
+
+    const hello = {
+      roomId: t.roomId,
+      channel: 'players',
+      from: 'goat',
+      text: 'good luck',
+      at: expect.any(Number),
+    };
+    const aside = { roomId: t.roomId, channel: 'spectators', from: 'spectator', text: 'goat is doomed' };
+    expect(inbox.get(t.goat)).toEqual([hello]);
+    expect(inbox.get(t.tiger)).toEqual([hello]);
+    expect(inbox.get(t.watcher)).toEqual([hello, expect.objectContaining(aside)]);
+    expect(inbox.get(watcher2)).toEqual([hello, expect.objectContaining(aside)]);
+    // Versions stay contiguous for everyone; the room event carries no chat text.
+    expect(lastEvent(t.goat)).toMatchObject({ type: 'chat', version: whisper.version });
+    expect(t.goat.raw.join('\n')).not.toContain('doomed');
+
+    // Kept with the game: a later join gets what its role may read.
+    const late = await client();
+    const asSpectator = await late.request('room:join', { roomId: t.roomId });
+    expect(asSpectator.chat).toEqual([hello, expect.objectContaining(aside)]);
+    const rejoined = await late.request('room:join', { roomId: t.roomId, seatToken: t.tokens.goat });
+    expect(rejoined.chat).toEqual([hello]);
+  });
+
+  it('is rate-limited per socket', async () => {
+    const t = await table();
+    const codes: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const ack = await t.goat.request('chat:send', { roomId: t.roomId, channel: 'players', text: `m${i}` });
+      codes.push(ack.ok ? 'ok' : ack.error.code);
+    }
+    expect(codes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED']);
+  });
+});
+
+describe('GET /api/live', () => {
+  it('lists public rooms in play, never private ones, and drops a finished game', async () => {
+    const open = await table({ public: true, clock: { initialMs: 300_000, incrementMs: 3_000 } });
+    const hidden = await table({ public: false });
+    await play(open, ['G@c3', 'a1-b1']);
+    const list = async () =>
+      ((await (await fetch(`${server.url}/api/live`)).json()) as { rooms: { roomId: string }[] }).rooms;
+    const live = await list();
+    const entry = live.find((r) => r.roomId === open.roomId);
+    expect(entry).toEqual({
+      roomId: open.roomId,
+      variant: 'bagh-chal',
+      seats: { tiger: { taken: true, connected: true }, goat: { taken: true, connected: true } },
+      moves: 2,
+      spectators: 1,
+      timeControl: { initialMs: 300_000, incrementMs: 3_000 },
+      createdAt: expect.any(Number),
+    });
+    expect(live.some((r) => r.roomId === hidden.roomId)).toBe(false);
+    await open.goat.request('resign', { roomId: open.roomId });
+    expect((await list()).some((r) => r.roomId === open.roomId)).toBe(false);
+  });
+});
+
+describe('game records', () => {
+  const recordOf = async (roomId: string) => {
+    const response = await fetch(`${server.url}/api/rooms/${roomId}/record`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    return response.text();
+  };
+  const importRecord = (record: unknown) =>
+    fetch(`${server.url}/api/records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ record }),
+    });
+  /** The moves and result lines of a record (the headers other than the room's). */
+  const gameOf = (record: string) =>
+    record
+      .split('\n')
+      .filter((line) => !line.startsWith('[Room ') && !line.startsWith('[Date '))
+      .join('\n');
+
+  it('export then import reproduces the game, with a result decided by the room', async () => {
+    const t = await table();
+    await play(t, ['G@c3', 'a1-b1', 'G@d3']);
+    await t.tiger.request('resign', { roomId: t.roomId });
+    const record = await recordOf(t.roomId);
+    expect(record).toContain('[Variant "bagh-chal"]');
+    expect(record).toContain('[Result "goat"]');
+    expect(record).toContain('[Termination "resign"]');
+    expect(record).toContain('1. G@c3 a1-b1 2. G@d3 goat');
+
+    const response = await importRecord(record);
+    expect(response.status).toBe(201);
+    const { roomId, url } = (await response.json()) as { roomId: string; url: string };
+    expect(url).toBe(`/r/${roomId}`);
+    const replay = await getSnapshot(server.url, roomId);
+    expect(replay).toMatchObject({
+      moves: ['G@c3', 'a1-b1', 'G@d3'],
+      result: { winner: 'goat', reason: 'resign' },
+      imported: true,
+      public: false,
+    });
+    expect(gameOf(await recordOf(roomId))).toBe(gameOf(record));
+    // A replay has no seats to take.
+    const visitor = await client();
+    expectError(await visitor.request('seat:claim', { roomId, side: 'tiger' }), 'NOT_ALLOWED');
+  });
+
+  it('a game ended by the rules, and an unfinished one, round-trip too', async () => {
+    const t = await table();
+    await play(t, BAGH_CHAL_TIGER_WIN);
+    const record = await recordOf(t.roomId);
+    const { roomId } = (await (await importRecord(record)).json()) as { roomId: string };
+    expect((await getSnapshot(server.url, roomId)).result).toEqual({ winner: 'tiger', reason: 'captures' });
+    expect(gameOf(await recordOf(roomId))).toBe(gameOf(record));
+
+    const open = await table();
+    await play(open, ['G@c3']);
+    const unfinished = await recordOf(open.roomId);
+    expect(unfinished).toContain('[Result "*"]');
+    const imported = (await (await importRecord(unfinished)).json()) as { roomId: string };
+    expect(await getSnapshot(server.url, imported.roomId)).toMatchObject({
+      moves: ['G@c3'],
+      result: null,
+      imported: true,
+    });
+  });
+
+  it("a bad record is 400 BAD_REQUEST with the parser's message", async () => {
+    const bad = await importRecord('[Variant "bagh-chal"]\n\n1. G@c3 a1xe5 *\n');
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('BAD_REQUEST');
+    expect(body.error.message).toMatch(/move 2 \(a1xe5\)/);
+    expect((await importRecord('')).status).toBe(400);
+    expect((await importRecord('[Variant "chess"]\n\n*')).status).toBe(400);
+    expect((await fetch(`${server.url}/api/rooms/abcdefghijkl/record`)).status).toBe(404);
+  });
+});
+
+describe('restart', () => {
+  it('a timed game keeps its remaining times, draw offer and chat across a restart', async () => {
+    const dataDir = tempDir();
+    cleanup.push(() => removeDir(dataDir));
+    const first = await startServer({ dataDir });
+    let firstClosed = false;
+    cleanup.push(async () => {
+      if (!firstClosed) await first.close();
+    });
+    const t = await table({ clock: { initialMs: 90_000, incrementMs: 5_000 } }, first.url);
+    await play(t, ['G@c3', 'a1-b1', 'G@d3']);
+    await t.tiger.request('draw:offer', { roomId: t.roomId });
+    await t.goat.request('chat:send', { roomId: t.roomId, channel: 'players', text: 'brb' });
+    const before = await getSnapshot(first.url, t.roomId);
+    expect(before.clock!.running).toBe('tiger');
+    await first.close();
+    firstClosed = true;
+
+    const stoppedAt = Date.now();
+    const second = await startServer({ dataDir });
+    cleanup.push(() => second.close());
+    const after = await getSnapshot(second.url, t.roomId);
+    expect(after.moves).toEqual(['G@c3', 'a1-b1', 'G@d3']);
+    expect(after.timeControl).toEqual({ initialMs: 90_000, incrementMs: 5_000 });
+    expect(after.drawOffer).toBe('tiger');
+    expect(after.clock!.running).toBe('tiger');
+    expect(after.clock!.goat).toBe(before.clock!.goat); // not running: exactly as it was
+    expect(after.clock!.tiger).toBeLessThanOrEqual(before.clock!.tiger);
+    expect(after.clock!.tiger).toBeGreaterThanOrEqual(before.clock!.tiger - (Date.now() - before.at) - 5);
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    const goat = await client(second.url);
+    const joined = await goat.request('room:join', { roomId: t.roomId, seatToken: t.tokens.goat });
+    expect(joined.chat).toEqual([expect.objectContaining({ from: 'goat', text: 'brb' })]);
+  });
+});

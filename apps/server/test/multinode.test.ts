@@ -1,0 +1,186 @@
+/**
+ * Several nodes behind one URL: two `node dist/server.js` processes sharing one real redis-server
+ * (REDIS_URL), clients spread over both. Run after `pnpm build`.
+ */
+import type { RoomEvent } from '@bagh/protocol';
+import type { Side } from '@bagh/rules';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, createRoom, getSnapshot } from './helpers.js';
+import { BAGH_CHAL_GOAT_WIN, BAGH_CHAL_TIGER_WIN } from './lines.js';
+import { type NodeProcess, type RedisProcess, startNode, startRedis } from './multinode-helpers.js';
+
+let redis: RedisProcess;
+beforeAll(async () => {
+  redis = await startRedis();
+}, 15_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function node(): Promise<NodeProcess> {
+  const started = await startNode(redis.url);
+  cleanup.push(() => started.stop());
+  return started;
+}
+async function client(url: string): Promise<Client> {
+  const c = await Client.connect(url);
+  cleanup.push(() => c.close());
+  return c;
+}
+
+const gameEvents = (events: readonly RoomEvent[], from: number) =>
+  events.filter((e) => e.version > from).map((e) => `${e.version}:${e.type}:${e.move ?? ''}`);
+
+describe('two nodes sharing one Redis', () => {
+  it('plays a game with one player and one spectator on each node; both spectators see the same events', async () => {
+    const [a, b] = await Promise.all([node(), node()]);
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    // The room is live on B (loaded from Redis) before anything happens on A.
+    expect((await getSnapshot(b.url, roomId)).version).toBe(0);
+
+    const goat = await client(a.url);
+    const tiger = await client(b.url);
+    const watchA = await client(a.url);
+    const watchB = await client(b.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+      role: 'goat',
+    });
+    expect(await watchA.request('room:join', { roomId })).toMatchObject({ ok: true, role: 'spectator' });
+    expect(await watchB.request('room:join', { roomId })).toMatchObject({ ok: true, role: 'spectator' });
+    const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    expect(claimed).toMatchObject({ ok: true, snapshot: { seats: { tiger: { taken: true } } } });
+    const start = claimed.snapshot.version as number;
+    await watchA.waitForVersion(start);
+    await watchB.waitForVersion(start);
+
+    const players: Record<Side, Client> = { goat, tiger };
+    let version = start;
+    let toMove: Side = claimed.snapshot.toMove;
+    for (const [ply, move] of BAGH_CHAL_GOAT_WIN.entries()) {
+      const ack = await players[toMove].request('move', { roomId, move, ply });
+      expect(ack, `move ${ply} ${move}`).toEqual({ ok: true, version: version + 1 });
+      version = ack.version;
+      const [seenA] = await Promise.all([watchA.waitForVersion(version), watchB.waitForVersion(version)]);
+      expect(seenA).toMatchObject({ type: 'move', move, version });
+      toMove = seenA.snapshot.toMove;
+    }
+
+    // Both spectators saw every event after the seats were set, in the same order, versions +1 each.
+    const seenA = gameEvents(watchA.events, start);
+    expect(seenA).toEqual(gameEvents(watchB.events, start));
+    expect(seenA).toEqual(BAGH_CHAL_GOAT_WIN.map((move, i) => `${start + i + 1}:move:${move}`));
+    const endA = await getSnapshot(a.url, roomId);
+    const endB = await getSnapshot(b.url, roomId);
+    expect(endA.result).toEqual({ winner: 'goat', reason: 'trapped' });
+    const game = ({ version, position, moves, toMove, result }: typeof endA) => ({
+      version,
+      position,
+      moves,
+      toMove,
+      result,
+    });
+    expect(game(endB)).toEqual(game(endA));
+    expect(endB.moves).toEqual(BAGH_CHAL_GOAT_WIN);
+  }, 30_000);
+
+  it('finishes a game on the other node after one node is killed mid-game', async () => {
+    const [a, b] = await Promise.all([node(), node()]);
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const goat = await client(a.url);
+    const tiger = await client(a.url);
+    const watcher = await client(b.url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const { seatToken: tigerToken } = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    await watcher.request('room:join', { roomId });
+    const half = 5;
+    for (let ply = 0; ply < half; ply++) {
+      const player = ply % 2 === 0 ? goat : tiger;
+      expect(await player.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[ply], ply })).toMatchObject({
+        ok: true,
+      });
+    }
+    const before = await getSnapshot(b.url, roomId);
+    expect(before.moves).toEqual(BAGH_CHAL_TIGER_WIN.slice(0, half));
+
+    await a.kill(); // SIGKILL: no shutdown, no goodbye
+    await waitUntil(() => !goat.socket.connected && !tiger.socket.connected);
+
+    const goat2 = await client(b.url);
+    const tiger2 = await client(b.url);
+    expect(await goat2.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+      role: 'goat',
+      snapshot: { moves: BAGH_CHAL_TIGER_WIN.slice(0, half) },
+    });
+    expect(await tiger2.request('room:join', { roomId, seatToken: tigerToken })).toMatchObject({
+      ok: true,
+      role: 'tiger',
+    });
+    for (let ply = half; ply < BAGH_CHAL_TIGER_WIN.length; ply++) {
+      const player = ply % 2 === 0 ? goat2 : tiger2;
+      expect(await player.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[ply], ply })).toMatchObject({
+        ok: true,
+      });
+    }
+    const end = await getSnapshot(b.url, roomId);
+    expect(end.moves).toEqual(BAGH_CHAL_TIGER_WIN);
+    expect(end.result).toEqual({ winner: 'tiger', reason: 'captures' });
+    const last = await watcher.waitFor((e) => e.snapshot.result !== null);
+    expect(last.snapshot.moves).toEqual(BAGH_CHAL_TIGER_WIN);
+    // A node started afterwards serves the same finished room from Redis.
+    const c = await node();
+    expect(await getSnapshot(c.url, roomId)).toMatchObject({
+      moves: BAGH_CHAL_TIGER_WIN,
+      version: end.version,
+    });
+  }, 30_000);
+
+  it('applies a move sent to both nodes at once exactly once', async () => {
+    const [a, b] = await Promise.all([node(), node()]);
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const tigerA = await client(a.url);
+    const { seatToken: tigerToken } = await tigerA.request('seat:claim', { roomId, side: 'tiger' });
+    // The goat player has a tab on each node; both hold the seat.
+    const goatA = await client(a.url);
+    const goatB = await client(b.url);
+    const tigerB = await client(b.url);
+    await goatA.request('room:join', { roomId, seatToken: created.seatToken });
+    await goatB.request('room:join', { roomId, seatToken: created.seatToken });
+    await tigerB.request('room:join', { roomId, seatToken: tigerToken });
+
+    const line = BAGH_CHAL_TIGER_WIN;
+    for (let ply = 0; ply < 6; ply++) {
+      const [first, second] = ply % 2 === 0 ? [goatA, goatB] : [tigerB, tigerA];
+      const move = line[ply];
+      const acks = await Promise.all([
+        first.request('move', { roomId, move, ply }),
+        second.request('move', { roomId, move, ply }),
+      ]);
+      const oks = acks.filter((ack) => ack.ok === true);
+      expect(oks.length, JSON.stringify(acks)).toBeGreaterThanOrEqual(1);
+      // A second ok is the answer to a resend: the same version, not a new move.
+      expect(new Set(oks.map((ack) => ack.version)).size).toBe(1);
+      for (const ack of acks) if (!ack.ok) expect(ack.error.code).toBe('STALE');
+      const snapshot = await getSnapshot(ply % 2 === 0 ? b.url : a.url, roomId);
+      expect(snapshot.moves).toEqual(line.slice(0, ply + 1));
+      expect(snapshot.version).toBe(oks[0].version);
+    }
+  }, 30_000);
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
