@@ -2,9 +2,8 @@
  * `pnpm bench`: perft leaves per second (bagh-chal depth 7, the others depth 6) and `play` calls
  * per second along pseudo-random games, per variant. Numbers, not pass/fail: the machine is shared.
  */
-import { Board, RepetitionTable } from './board.js';
 import { createGame, type Game, legalMoves, play } from './game.js';
-import { perft } from './perft.js';
+import { perft, perftGeneral } from './perft.js';
 import { VARIANTS, type Variant } from './types.js';
 
 const PERFT_DEPTH: Record<Variant, number> = { 'bagh-chal': 7, 'bagh-guti': 6, 'bagh-bandi': 6 };
@@ -60,25 +59,6 @@ function rate(count: () => number): number {
   return units / seconds;
 }
 
-/** Baseline in the same run: the same perft through the general path (move objects, legalMoves). */
-function perftByObjects(game: Game, depth: number): number {
-  const board = new Board(game.variant, game.options, game.position);
-  const history = new RepetitionTable();
-  const walk = (d: number): number => {
-    if (board.tigersHaveWon()) return 0;
-    const moves = board.legalMoves(history);
-    if (d === 1) return moves.length;
-    let leaves = 0;
-    for (const move of moves) {
-      board.make(move);
-      leaves += walk(d - 1);
-      board.unmake(move);
-    }
-    return leaves;
-  };
-  return walk(depth);
-}
-
 const rows: string[][] = [
   ['variant', 'depth', 'leaves', 'M leaves/s', 'baseline M/s', 'ratio', 'play calls/s'],
 ];
@@ -87,7 +67,7 @@ for (const variant of VARIANTS) {
   const leaves = perft(newGame(variant), depth);
   const fast = rate(() => perft(newGame(variant), depth));
   const baselineDepth = depth - 2;
-  const baseline = rate(() => perftByObjects(newGame(variant), baselineDepth));
+  const baseline = rate(() => perftGeneral(newGame(variant), baselineDepth));
   const plays = rate(() => playRandomGames(variant, 20_000));
   rows.push([
     variant,
@@ -102,5 +82,5 @@ for (const variant of VARIANTS) {
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 for (const row of rows) console.log(row.map((cell, i) => cell.padStart(widths[i]!)).join('  '));
 console.log(
-  'baseline: the same tree two plies shallower through move objects (Board.legalMoves + make/unmake)',
+  'baseline: the same tree two plies shallower through the general path (perftGeneral, move objects)',
 );

@@ -39,6 +39,16 @@ function perftPacked(board: Board, history: RepetitionTable, depth: number, buff
   return leaves;
 }
 
+/**
+ * The same count through the general path only (move objects, `legalMoves`): what multi-jump
+ * games use, and the baseline the packed path is checked and benchmarked against.
+ */
+export function perftGeneral(game: Game, depth: number): number {
+  if (depth === 0) return 1;
+  if (game.outcome) return 0;
+  return perftMoves(new Board(game.variant, game.options, game.position), historyOf(game).clone(), depth);
+}
+
 /** General path (multi-jumps): move objects, the same rules. */
 function perftMoves(board: Board, history: RepetitionTable, depth: number): number {
   if (board.tigersHaveWon()) return 0;
