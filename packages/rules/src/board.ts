@@ -32,7 +32,7 @@ export class RepetitionTable {
   /** The exact key is computed only when the hash matches, so a miss costs one lookup. */
   has(hash: number, exactKey: () => ExactKey): boolean {
     const keys = this.byHash.get(hash);
-    return keys !== undefined && keys.includes(exactKey());
+    return keys?.includes(exactKey()) === true;
   }
 
   add(hash: number, key: ExactKey): void {
