@@ -8,6 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { Server } from 'socket.io';
+import { BotPool } from './bots/pool.js';
 import { connectRedisCluster } from './cluster/redis.js';
 import { SharedRoomManager } from './cluster/shared-rooms.js';
 import type { Config } from './config.js';
@@ -43,6 +44,10 @@ export interface AppOptions {
   readonly abandonGraceMs?: number;
   /** Per-socket chat budget (default 5 messages per 10 s). */
   readonly chatRateLimit?: RateLimit;
+  /** Bot worker threads (default BOT_WORKERS). */
+  readonly botWorkers?: number;
+  /** The computer's least answer time in ms (default BOT_MIN_DELAY_MS). */
+  readonly botMinDelayMs?: number;
 }
 
 export interface App {
@@ -51,6 +56,7 @@ export interface App {
   readonly rooms: RoomManager;
   readonly metrics: Metrics;
   readonly log: Logger;
+  readonly bots: BotPool;
   /** Stops accepting, disconnects every socket, waits for queued commands, flushes storage. */
   readonly close: () => Promise<void>;
 }
@@ -85,6 +91,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
   });
 
+  const bots = new BotPool({
+    workers: options.botWorkers ?? config.BOT_WORKERS,
+    log: log.child({ bots: true }),
+  });
   let rooms: RoomManager | undefined;
   const metrics = createMetrics(() => rooms?.liveRooms ?? 0);
   rooms = new (cluster ? SharedRoomManager : RoomManager)({
@@ -96,6 +106,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     deliverChat: (message) =>
       io.to(chatAudience(message.channel, message.roomId)).emit('chat:message', message),
     abandonGraceMs: options.abandonGraceMs ?? config.ABANDON_GRACE_MS,
+    bots: { pool: bots, minDelayMs: options.botMinDelayMs ?? config.BOT_MIN_DELAY_MS },
     onEvent: (event) => {
       metrics.events.inc({ type: event.type });
       if (event.type === 'move') metrics.moves.inc();
@@ -149,6 +160,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
       await fastify.close();
       await rooms.close();
+      await bots.close();
       await storage.close();
       if (cluster) {
         await cluster.storage.close();
@@ -159,7 +171,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return closed;
   };
 
-  return { fastify, io, rooms, metrics, log, close };
+  return { fastify, io, rooms, metrics, log, bots, close };
 }
 
 /** CSP for the Svelte app: own scripts and styles, inline styles, sockets to this origin. */

@@ -27,6 +27,10 @@ const EnvSchema = z.object({
     .enum(['true', 'false'], { message: 'TRUST_PROXY must be true or false' })
     .default('false')
     .transform((value) => value === 'true'),
+  /** Worker threads searching the computer's moves (0: search on the main thread; tests only). */
+  BOT_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  /** The least time (ms) before the computer answers a move, so the player sees their move land. */
+  BOT_MIN_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(400),
   /** Set: several nodes share rooms and events through this Redis; unset: one process on SQLite. */
   REDIS_URL: z
     .url({

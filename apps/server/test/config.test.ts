@@ -11,6 +11,8 @@ describe('config from the environment', () => {
       WEB_DIST: DEFAULT_WEB_DIST,
       ABANDON_GRACE_MS: 30_000,
       TRUST_PROXY: false,
+      BOT_WORKERS: 1,
+      BOT_MIN_DELAY_MS: 400,
     });
     expect(DEFAULT_WEB_DIST.replaceAll('\\', '/')).toMatch(/apps\/web\/dist$/);
   });
@@ -36,5 +38,13 @@ describe('config from the environment', () => {
     expect(attempt).toThrow(/LOG_LEVEL/);
     expect(attempt).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+  });
+
+  it('parses the bot settings', () => {
+    expect(loadConfig({ BOT_WORKERS: '0', BOT_MIN_DELAY_MS: '0' })).toMatchObject({
+      BOT_WORKERS: 0,
+      BOT_MIN_DELAY_MS: 0,
+    });
+    expect(() => loadConfig({ BOT_WORKERS: '-1' })).toThrow(/BOT_WORKERS/);
   });
 });

@@ -3,7 +3,7 @@
  * (REDIS_URL), clients spread over both. Run after `pnpm build`.
  */
 import type { RoomEvent } from '@bagh/protocol';
-import type { Side } from '@bagh/rules';
+import { createGame, legalMoves, makeMove, playMoveTexts, type Side } from '@bagh/rules';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createRoom, getSnapshot } from './helpers.js';
 import { BAGH_CHAL_GOAT_WIN, BAGH_CHAL_TIGER_WIN } from './lines.js';
@@ -184,3 +184,50 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<vo
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('two nodes and the computer', () => {
+  it('plays against the computer with the player on both nodes: one answer per move', {
+    timeout: 40_000,
+  }, async () => {
+    const a = await startNode(redis.url, { BOT_MIN_DELAY_MS: '100' });
+    cleanup.push(() => a.stop());
+    const b = await node();
+    const created = await createRoom(a.url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      opponent: { bot: 'beginner' },
+    });
+    const { roomId, seatToken } = created;
+    const onA = await client(a.url);
+    const onB = await client(b.url);
+    const watch = await client(b.url);
+    for (const c of [onA, onB])
+      expect(await c.request('room:join', { roomId, seatToken })).toMatchObject({ ok: true });
+    await watch.request('room:join', { roomId });
+    let played: string[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      const player = turn % 2 === 0 ? onA : onB;
+      const start = createGame('bagh-chal');
+      if (!start.ok) throw new Error(start.error.message);
+      const game = playMoveTexts(start.value, played);
+      if (!game.ok) throw new Error(game.error.message);
+      const text = makeMove(legalMoves(game.value)[turn]!);
+      const ack = await player.request('move', { roomId, move: text, ply: played.length });
+      expect(ack).toMatchObject({ ok: true });
+      const reply = await watch.waitFor(
+        (e) => e.type === 'move' && e.side === 'tiger' && e.version > ack.version,
+      );
+      played = reply.snapshot.moves;
+    }
+    const snapshot = await getSnapshot(b.url, roomId);
+    expect(snapshot.seats.tiger.bot).toBe('beginner');
+    const moves = watch.events.filter((e) => e.type === 'move');
+    // Strictly alternating sides: never two answers to one move, whichever node computed them.
+    moves.forEach((e, i) => {
+      expect(e.side).toBe(i % 2 === 0 ? 'goat' : 'tiger');
+    });
+    expect(moves.map((e) => e.move)).toEqual(snapshot.moves);
+    const versions = watch.events.map((e) => e.version);
+    expect(versions).toEqual(versions.map((_, i) => versions[0]! + i));
+  });
+});

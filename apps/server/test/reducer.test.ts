@@ -163,3 +163,42 @@ describe('room reducer: moves', () => {
     }
   });
 });
+
+describe('a bot seat', () => {
+  const botRoom = (): RoomState =>
+    run(
+      newRoomState('room-bot', 0, {
+        variant: 'bagh-chal',
+        options: {},
+        creator: { side: 'goat', tokenHash: GOAT_HASH },
+        bot: { side: 'tiger', level: 'casual' },
+      }),
+      { type: 'join', socketId: 'g', tokenHash: GOAT_HASH },
+    );
+
+  it('is taken and connected, shows its level, and cannot be claimed', () => {
+    const state = botRoom();
+    expect(snapshotOf(state).seats.tiger).toEqual({ taken: true, connected: true, bot: 'casual' });
+    expect(state.init.bot).toEqual({ side: 'tiger', level: 'casual' });
+    expect(code(reduce(state, { type: 'claim', socketId: 'x', side: 'tiger', tokenHash: TIGER_HASH }))).toBe(
+      'SEAT_TAKEN',
+    );
+  });
+
+  it('moves through bot-move only at the version it was computed for, on its turn', () => {
+    const state = run(botRoom(), move('g', 'G@c3', 0));
+    expect(ok(reduce(state, { type: 'bot-move', version: state.version - 1, move: 'a1-b2' })).events).toEqual(
+      [],
+    );
+    const applied = ok(reduce(state, { type: 'bot-move', version: state.version, move: 'a1-b2' }));
+    expect(applied.events.map((e) => [e.type, e.side, e.move])).toEqual([['move', 'tiger', 'a1-b2']]);
+    // Not its turn now: a repeated answer is a no-op.
+    const again = reduce(applied.state, { type: 'bot-move', version: applied.state.version, move: 'b2-b3' });
+    expect(ok(again).events).toEqual([]);
+    // After a resign nothing moves.
+    const resigned = run(state, { type: 'resign', socketId: 'g' });
+    expect(
+      ok(reduce(resigned, { type: 'bot-move', version: resigned.version, move: 'a1-b2' })).events,
+    ).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * `pnpm bench:engine`: search speed (nodes/s, depth reached in 1 s from set positions) and a
  * tournament: every level against every other and a random mover, both sides, BENCH_GAMES games
- * per pairing (default 40), on worker threads. Games are capped at 200 plies (a draw).
+ * per pairing (default 40), on worker threads, on node budgets (no time caps). Games are capped
+ * at 200 plies (a draw).
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -13,6 +14,8 @@ import { Searcher } from './search.js';
 type Player = Level | 'random';
 const PLAYERS: readonly Player[] = ['random', ...LEVELS];
 const MAX_PLIES = 200;
+/** Levels are judged on their node budgets, so a loaded machine cannot weaken one side. */
+const NODE_BUDGETS_ONLY = { timeMs: undefined } as const;
 
 interface Match {
   readonly tiger: Player;
@@ -39,7 +42,7 @@ function playMatch(match: Match): Winner {
     const move =
       player === 'random'
         ? moves[Math.floor(random() * moves.length)]!
-        : chooseMove(game, player, random, searchers[side])!.move;
+        : chooseMove(game, player, random, searchers[side], NODE_BUDGETS_ONLY)!.move;
     const played = play(game, move);
     if (!played.ok) throw new Error(played.error.message);
     game = played.value;

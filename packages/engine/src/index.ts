@@ -1,4 +1,14 @@
 export { type BotChoice, chooseMove, seededRandom } from './bot.js';
 export { DEFAULT_WEIGHTS, evaluateForTigers, type Weights, WIN_SCORE } from './evaluate.js';
 export { LEVEL_SETTINGS, LEVELS, type Level, type LevelSettings } from './levels.js';
+export {
+  type AnalysisReply,
+  type AnalysisRequest,
+  analyse,
+  type BotMoveReply,
+  type BotMoveRequest,
+  botMove,
+  gameOf,
+  type PositionRequest,
+} from './request.js';
 export { Searcher, type SearchLimits, type SearchResult } from './search.js';

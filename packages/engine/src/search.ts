@@ -149,7 +149,7 @@ export class Searcher {
     this.nodes++;
     this.checkBudget();
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
-    if (depth <= 0) return this.quiesce(board, alphaIn, beta, ply);
+    if (depth <= 0) return this.quiesce(board, beta, ply);
     let alpha = alphaIn;
     const entry = this.tt.get(board.hash);
     if (entry && entry.depth >= depth) {
@@ -195,7 +195,7 @@ export class Searcher {
    * At the horizon the tigers may still take one hanging goat, so a position is not scored as
    * quiet while a capture is pending. The goats' side stands pat on the static score.
    */
-  private quiesce(board: SearchBoard, alpha: number, beta: number, ply: number): number {
+  private quiesce(board: SearchBoard, beta: number, ply: number): number {
     if (board.countPacked() === 0) return -(WIN_SCORE - ply);
     const forTigers = evaluateForTigers(board, this.weights);
     if (board.goatToMove) return -forTigers;

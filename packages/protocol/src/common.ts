@@ -11,6 +11,11 @@ export const Side = z.enum(SIDES);
 export const Variant = z.enum(VARIANTS);
 export const SideChoice = z.enum([...SIDES, 'random']);
 
+/** The computer's levels, weakest first (`@bagh/engine`'s LEVELS). */
+export const BOT_LEVELS = ['beginner', 'casual', 'strong', 'max'] as const;
+export const BotLevel = z.enum(BOT_LEVELS);
+export type BotLevel = z.infer<typeof BotLevel>;
+
 export const GameOptions = z
   .object(
     Object.fromEntries(OPTION_NAMES.map((name) => [name, z.boolean().optional()])) as {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GameOptions, RoomId, SeatToken, Side, SideChoice, Variant } from './common.js';
+import { BotLevel, GameOptions, RoomId, SeatToken, Side, SideChoice, Variant } from './common.js';
 import { EpochMs, SeatState, TimeControl } from './snapshot.js';
 
 export const CreateRoomBody = z
@@ -11,6 +11,8 @@ export const CreateRoomBody = z
     clock: TimeControl.strict().nullable().optional(),
     /** Listed at `GET /api/live` while in play (default false). */
     public: z.boolean().optional(),
+    /** The other seat is the computer's, at this level (absent: a person takes it through the link). */
+    opponent: z.object({ bot: BotLevel }).strict().optional(),
   })
   .strict();
 export type CreateRoomBody = z.infer<typeof CreateRoomBody>;

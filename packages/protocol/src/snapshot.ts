@@ -1,7 +1,15 @@
 import { z } from 'zod';
-import { ResolvedOptions, RoomId, Side, Variant, Version } from './common.js';
+import { BotLevel, ResolvedOptions, RoomId, Side, Variant, Version } from './common.js';
 
-export const SeatState = z.object({ taken: z.boolean(), connected: z.boolean() });
+/**
+ * A seat: `taken` by someone, `connected` while any of its holder's sockets is here. `bot`: the
+ * computer holds it, at this level (it is then always taken and connected); absent for a person.
+ */
+export const SeatState = z.object({
+  taken: z.boolean(),
+  connected: z.boolean(),
+  bot: BotLevel.nullable().optional(),
+});
 
 /**
  * Why a game ended: the rules' own (`captures`, `trapped`, `blocked`, RULES.md R14/R15/R24) or

@@ -92,6 +92,12 @@ export const LeaveReply = z.object({ ok: z.literal(true) });
 /** The version of the event that applied the command. */
 export const CommandReply = z.object({ ok: z.literal(true), version: Version });
 export const RematchAcceptReply = z.object({ ok: z.literal(true), version: Version, roomId: RoomId });
+/** In a room against the computer an offer starts the rematch at once: `roomId` is the new room. */
+export const RematchOfferReply = z.object({
+  ok: z.literal(true),
+  version: Version,
+  roomId: RoomId.optional(),
+});
 
 export const JoinAck = z.union([JoinReply, AckError]);
 export const ClaimAck = z.union([ClaimReply, AckError]);
@@ -117,7 +123,7 @@ export const CLIENT_EVENTS = {
   'draw:offer': { request: GameRequest, reply: CommandReply },
   'draw:accept': { request: GameRequest, reply: CommandReply },
   'draw:decline': { request: GameRequest, reply: CommandReply },
-  'rematch:offer': { request: GameRequest, reply: CommandReply },
+  'rematch:offer': { request: GameRequest, reply: RematchOfferReply },
   'rematch:accept': { request: GameRequest, reply: RematchAcceptReply },
   'abandon:claim': { request: AbandonClaimRequest, reply: CommandReply },
   'chat:send': { request: ChatRequest, reply: CommandReply },
@@ -142,7 +148,7 @@ export interface ClientToServerEvents {
   'draw:offer': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
   'draw:accept': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
   'draw:decline': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
-  'rematch:offer': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
+  'rematch:offer': (request: GameRequest, ack: Ack<typeof RematchOfferReply>) => void;
   'rematch:accept': (request: GameRequest, ack: Ack<typeof RematchAcceptReply>) => void;
   'abandon:claim': (request: AbandonClaimRequest, ack: Ack<typeof CommandReply>) => void;
   'chat:send': (request: ChatRequest, ack: Ack<typeof CommandReply>) => void;

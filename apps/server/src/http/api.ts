@@ -50,6 +50,7 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
         side,
         clock: body.clock ?? null,
         public: body.public ?? false,
+        bot: body.opponent?.bot,
       });
       metrics.roomsCreated.inc();
       const path = `/r/${room.id}`;

@@ -2,15 +2,17 @@
  * The live rooms of this process: created here, loaded lazily from storage on first use (so
  * rooms come back after a restart), evicted from memory when empty and idle.
  */
-import type { ChatMessage, LiveRoom, RoomEvent, TimeControl } from '@bagh/protocol';
+import type { BotLevel, ChatMessage, LiveRoom, RoomEvent, TimeControl } from '@bagh/protocol';
 import { type GameRecord, makeMove, makePosition, type Options, type Side, type Variant } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { RoomStorage } from '../storage/types.js';
 import type { Command, Reduction } from './reducer.js';
-import { Room, type Settle } from './room.js';
+import { Room, type RoomBots, type Settle } from './room.js';
 import {
+  botSeatOf,
   DEFAULT_ABANDON_GRACE_MS,
   newRoomState,
+  otherSide,
   type RoomSetup,
   type RoomState,
   recordOf,
@@ -34,6 +36,8 @@ export interface RoomManagerOptions {
   readonly abandonGraceMs?: number;
   /** The clock rooms judge by (default Date.now). */
   readonly now?: () => number;
+  /** Where bot seats get their moves; without it the computer never moves. */
+  readonly bots?: RoomBots;
 }
 
 export interface CreatedRoom {
@@ -69,24 +73,44 @@ export class RoomManager {
     side: Side;
     clock?: TimeControl | null | undefined;
     public?: boolean | undefined;
+    /** The other seat is the computer's, at this level. */
+    bot?: BotLevel | undefined;
   }): Promise<CreatedRoom> {
     const seatToken = newSeatToken();
     const room = await this.#store({
       variant: init.variant,
       options: init.options,
       creator: { side: init.side, tokenHash: hashSeatToken(seatToken) },
+      ...(init.bot ? { bot: { side: otherSide(init.side), level: init.bot } } : {}),
       clock: init.clock ?? null,
       public: init.public ?? false,
     });
-    room.log.info({ variant: room.state.variant, creator: init.side }, 'room created');
+    room.log.info({ variant: room.state.variant, creator: init.side, bot: init.bot }, 'room created');
     return { room, side: init.side, seatToken };
   }
 
   /**
    * A rematch of a finished room: the same variant, options, time control and visibility, both
-   * seats taken with the sides swapped. Returns each new seat's token, by the side it is for.
+   * seats taken with the sides swapped (the computer, in a room against it, at the same level).
+   * Returns each new seat's token, by the side it is for (none for the computer's).
    */
-  async createRematch(of: RoomState): Promise<{ room: Room; tokens: Record<Side, string> }> {
+  async createRematch(of: RoomState): Promise<{ room: Room; tokens: Partial<Record<Side, string>> }> {
+    const oldBot = botSeatOf(of);
+    if (oldBot) {
+      const side = oldBot.side; // the player takes the computer's old side
+      const token = newSeatToken();
+      const room = await this.#store({
+        variant: of.variant,
+        options: of.options,
+        creator: { side, tokenHash: hashSeatToken(token) },
+        bot: { side: otherSide(side), level: oldBot.level },
+        clock: of.clock?.control ?? null,
+        public: of.public,
+        rematchOf: of.roomId,
+      });
+      room.log.info({ rematchOf: of.roomId, bot: oldBot.level }, 'rematch against the computer created');
+      return { room, tokens: { [side]: token } };
+    }
     const tokens: Record<Side, string> = { tiger: newSeatToken(), goat: newSeatToken() };
     const room = await this.#store({
       variant: of.variant,
@@ -132,6 +156,7 @@ export class RoomManager {
       if (!(await this.#opts.storage.createRoom(recordOf(state)))) continue; // id collision: draw again
       const room = this.#wrap(state);
       this.#rooms.set(room.id, room);
+      room.resumeBot();
       return room;
     }
   }
@@ -167,6 +192,8 @@ export class RoomManager {
         if (!record) return null;
         const room = this.#wrap(restoreRoomState(record, { at: this.#now(), abandonGraceMs: this.#graceMs }));
         this.#rooms.set(roomId, room);
+        // The computer's turn goes on after a restart (or on another node of a shared store).
+        room.resumeBot();
         room.log.debug({ version: record.version, changes: record.changes.length }, 'room loaded');
         return room;
       } finally {
@@ -224,6 +251,7 @@ export class RoomManager {
         ...(this.#opts.deliverChat ? { deliverChat: this.#opts.deliverChat } : {}),
         now: this.#now,
         abandonGraceMs: this.#graceMs,
+        bots: this.#opts.bots,
       },
       Date.now(),
     );

@@ -6,6 +6,7 @@ import type { ChatChannel, ChatMessage, GameResult, RoomEvent } from '@bagh/prot
 import { makeMove, parseMove, play, type Result, SIDES, type Side } from '@bagh/rules';
 import {
   abandonOf,
+  botSeatOf,
   eventAfter,
   flagDue,
   otherSide,
@@ -15,6 +16,7 @@ import {
   roomError,
   sameHashIn,
   seatOf,
+  seatTaken,
   withMovePlayed,
   withoutSocket,
   withResult,
@@ -56,6 +58,8 @@ export type Command = Timed &
     | { readonly type: 'flag'; readonly version: number }
     /** Has an absent player's grace period ended (the snapshot's `abandon.claimable`)? */
     | { readonly type: 'abandon-timer'; readonly version: number }
+    /** The computer's move, computed for the room at `version`; a no-op once the room moved on. */
+    | { readonly type: 'bot-move'; readonly version: number; readonly move: string }
   );
 
 export interface Applied {
@@ -105,6 +109,7 @@ export function reduce(before: RoomState, command: Command): Reduction {
       });
     case 'draw-offer':
       return withPlayer(state, command.socketId, (side) => {
+        if (botSeatOf(state)) return fail('NOT_ALLOWED', 'the computer plays on: it takes no draw offers');
         if (state.drawOffer === otherSide(side)) return finish(state, { winner: null, reason: 'agreement' });
         if (state.drawOffer === side) return done(state, [], state.version);
         return changed({ ...state, drawOffer: side }, 'draw', side);
@@ -151,6 +156,12 @@ export function reduce(before: RoomState, command: Command): Reduction {
       const { state: after, event } = eventAfter(state, 'presence');
       return done(after, [event]);
     }
+    case 'bot-move': {
+      const bot = botSeatOf(state);
+      if (command.version !== state.version || bot === null || state.result !== null) return done(before);
+      if (state.game.position.toMove !== bot.side || flagDue(state, state.at)) return done(before);
+      return playFor(state, bot.side, command.move);
+    }
   }
 }
 
@@ -180,6 +191,11 @@ function rematch(state: RoomState, socketId: string, roomId: string | null): Red
   if (side === null) return fail('UNAUTHORIZED', 'only a player may offer or accept a rematch');
   if (state.result === null) return fail('NOT_ALLOWED', 'the game is not over yet');
   if (state.rematch?.roomId) return fail('NOT_ALLOWED', 'the rematch has started');
+  if (botSeatOf(state)) {
+    // The computer always plays again: an offer is the start of the rematch (socket handler).
+    if (roomId === null) return fail('NOT_ALLOWED', 'against the computer a rematch starts at once');
+    return changed({ ...state, rematch: { offeredBy: side, roomId } }, 'rematch', side);
+  }
   if (roomId === null) {
     if (state.rematch?.offeredBy === side) return done(state, [], state.version);
     if (state.rematch) return fail('NOT_ALLOWED', 'your opponent has offered a rematch: accept it');
@@ -242,7 +258,7 @@ function join(state: RoomState, socketId: string, tokenHash: string | undefined)
 
 function claim(state: RoomState, socketId: string, side: Side, tokenHash: string): Reduction {
   if (state.imported) return fail('NOT_ALLOWED', 'an imported game is a replay: it has no seats to take');
-  if (state.seats[side].tokenHash !== null) return fail('SEAT_TAKEN', `the ${side} seat is taken`);
+  if (seatTaken(state.seats[side])) return fail('SEAT_TAKEN', `the ${side} seat is taken`);
   const held = seatOf(state, socketId);
   if (held !== null) return fail('NOT_ALLOWED', `this connection already holds the ${held} seat`);
   const seated = withSocketAt(state, socketId, side);
@@ -279,6 +295,11 @@ function move(state: RoomState, socketId: string, text: string, ply: number): Re
   const toMove = state.game.position.toMove;
   if (toMove !== side) return fail('NOT_YOUR_TURN', `it is ${toMove}'s turn`);
   if (flagDue(state, state.at)) return fail('GAME_OVER', 'your time ran out');
+  return playFor(state, side, text);
+}
+
+/** `side` (to move, in a game in play) plays `text`, judged by the rules, its clock updated. */
+function playFor(state: RoomState, side: Side, text: string): Reduction {
   const parsed = parseMove(text);
   if (!parsed.ok) return fail('ILLEGAL_MOVE', parsed.error.message);
   const result = play(state.game, parsed.value);

@@ -4,11 +4,13 @@
  */
 import type { ChatMessage, RoomEvent } from '@bagh/protocol';
 import type { Logger } from 'pino';
+import type { BotPool } from '../bots/pool.js';
 import type { RoomStorage, StoredChange } from '../storage/types.js';
 import { EventHistory } from './history.js';
 import { type Command, type Reduction, reduce } from './reducer.js';
 import {
   abandonOf,
+  botSeatOf,
   flagAt,
   flagDue,
   type RoomState,
@@ -29,6 +31,26 @@ export interface RoomDeps {
   /** The clock commands are judged by (epoch ms). */
   readonly now: () => number;
   readonly abandonGraceMs: number;
+  /** Where the computer's moves are searched; without it a bot seat never moves. */
+  readonly bots?: RoomBots | undefined;
+}
+
+export interface RoomBots {
+  readonly pool: BotPool;
+  /** The least time between the move a bot answers and its answer (ms), so the UI shows both. */
+  readonly minDelayMs: number;
+}
+
+/** The computer's move under way: for the position `key`, aimed at the room's latest version. */
+interface BotWork {
+  readonly key: string;
+  readonly started: number;
+  move: string | null | undefined;
+  /** A bot-move command is in the room's queue. */
+  queued: boolean;
+  /** Bot-move commands refused so far (the store failing). */
+  failures: number;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /** Called inside the room's turn, after the events are durable and broadcast. */
@@ -47,6 +69,7 @@ export class Room {
   #flagTimer: NodeJS.Timeout | undefined;
   #abandonTimer: NodeJS.Timeout | undefined;
   #stopped = false;
+  #bot: BotWork | null = null;
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
     this.#state = state;
@@ -126,6 +149,96 @@ export class Room {
     this.#stopped = true;
     clearTimeout(this.#flagTimer);
     clearTimeout(this.#abandonTimer);
+    clearTimeout(this.#bot?.timer);
+    this.#bot = null;
+  }
+
+  /** Starts the computer's turn if it is to move (a room just created or loaded from storage). */
+  resumeBot(): void {
+    this.#scheduleBot();
+  }
+
+  /**
+   * The computer's turn, a timer like the others: the search runs in the bot pool, and its move
+   * arrives as a `bot-move` command carrying the room's version, after at least `minDelayMs`.
+   * A command that does not change the position (presence, chat) keeps the search going; one
+   * that does (a resign, a reload with another node's move) leaves its answer a no-op.
+   */
+  #scheduleBot(): void {
+    const bots = this.#deps.bots;
+    const state = this.#state;
+    const bot = botSeatOf(state);
+    if (this.#stopped || !bots || !bot || state.result !== null || state.game.position.toMove !== bot.side) {
+      clearTimeout(this.#bot?.timer);
+      this.#bot = null;
+      return;
+    }
+    const key = `${state.moveTexts.length} ${state.position}`;
+    const current = this.#bot;
+    if (current?.key === key) {
+      if (current.move !== undefined && !current.queued && current.timer === undefined)
+        this.#playBot(current);
+      return;
+    }
+    clearTimeout(current?.timer);
+    const work: BotWork = {
+      key,
+      started: Date.now(),
+      move: undefined,
+      queued: false,
+      failures: 0,
+      timer: undefined,
+    };
+    this.#bot = work;
+    const request = {
+      variant: state.variant,
+      options: state.options,
+      moves: [...state.moveTexts],
+      level: bot.level,
+      seed: seedOf(state.roomId, state.moveTexts.length),
+    };
+    bots.pool.move(request).then(
+      (reply) => {
+        if (this.#bot !== work) return;
+        work.move = reply.move;
+        if (reply.move === null) return;
+        const wait = Math.max(0, work.started + bots.minDelayMs - Date.now());
+        work.timer = setTimeout(() => {
+          work.timer = undefined;
+          if (this.#bot === work) this.#playBot(work);
+        }, wait);
+        work.timer.unref();
+      },
+      (error: unknown) => {
+        if (this.#bot !== work) return;
+        this.#bot = null;
+        if (!this.#stopped) this.log.error({ err: error, level: bot.level }, 'bot move failed');
+      },
+    );
+  }
+
+  #playBot(work: BotWork): void {
+    if (this.#stopped || work.move === null || work.move === undefined) return;
+    work.queued = true;
+    void this.dispatch({ type: 'bot-move', version: this.#state.version, move: work.move }, (result) => {
+      work.queued = false;
+      if (result.ok) {
+        // Judged a no-op (the room moved on meanwhile): aim again if the position is still the same.
+        this.#scheduleBot();
+        return;
+      }
+      // Refused (the store failed): try again shortly, a few times, then leave it to the next command.
+      this.log.warn({ code: result.error.code, attempt: work.failures }, 'bot move refused');
+      if (this.#bot !== work || ++work.failures > 3) {
+        if (this.#bot === work) this.#bot = null;
+        return;
+      }
+      work.timer = setTimeout(() => {
+        work.timer = undefined;
+        if (this.#bot === work) this.#playBot(work);
+      }, 1000);
+      work.timer.unref();
+    });
   }
 
   /**
@@ -155,6 +268,7 @@ export class Room {
       );
       this.#abandonTimer.unref();
     }
+    this.#scheduleBot();
   }
 
   /** Judges the clock now (a reader about to look at a room whose time may have run out). */
@@ -280,4 +394,11 @@ function changesOf(events: readonly RoomEvent[], state: RoomState): StoredChange
     }
     return { version: event.version, kind: event.type, data: null };
   });
+}
+
+/** A seed for the bot's choice at a ply of a room: reproducible, different from room to room. */
+function seedOf(roomId: string, ply: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < roomId.length; i++) hash = Math.imul(hash ^ roomId.charCodeAt(i), 0x01000193);
+  return (hash ^ Math.imul(ply + 1, 0x9e3779b1)) >>> 0;
 }

@@ -1,5 +1,7 @@
 /** The state of one room: plain immutable data, replaced (never mutated) by the reducer. */
 import {
+  type BotLevel,
+  BotLevel as BotLevelSchema,
   type ChatChannel,
   ChatChannel as ChatChannelSchema,
   type ChatMessage,
@@ -38,6 +40,8 @@ export interface SeatState {
   readonly sockets: readonly string[];
   /** When the last socket of a taken seat left (epoch ms); null while connected. Not stored. */
   readonly goneSince: number | null;
+  /** The computer holds this seat, at this level (then it has no token and no sockets). */
+  readonly bot: BotLevel | null;
 }
 
 export interface LastMove {
@@ -48,6 +52,8 @@ export interface LastMove {
 }
 
 const SeatInit = z.object({ side: SideSchema, tokenHash: z.string() });
+const BotInit = z.object({ side: SideSchema, level: BotLevelSchema });
+export type BotSeat = z.infer<typeof BotInit>;
 
 /** How a room was set up; stored once, as the record's `init` (fields after `creator` are optional for older rooms). */
 export const RoomInit = z.object({
@@ -57,6 +63,8 @@ export const RoomInit = z.object({
   creator: SeatInit.nullable(),
   /** A rematch starts with both seats taken. */
   opponent: SeatInit.optional(),
+  /** The seat the computer holds, and its level. */
+  bot: BotInit.optional(),
   clock: TimeControlSchema.nullable().optional(),
   public: z.boolean().optional(),
   /** The room this one is a rematch of. */
@@ -134,6 +142,7 @@ export interface RoomSetup {
   readonly options: Partial<Options>;
   readonly creator: { side: Side; tokenHash: string } | null;
   readonly opponent?: { side: Side; tokenHash: string } | undefined;
+  readonly bot?: BotSeat | undefined;
   readonly clock?: TimeControl | null | undefined;
   readonly public?: boolean | undefined;
   readonly rematchOf?: string | undefined;
@@ -166,9 +175,10 @@ export function newRoomState(
   }
   const at = env.at ?? createdAt;
   const seatFor = (side: Side): SeatState => {
+    if (setup.bot?.side === side) return { ...freeSeat, bot: setup.bot.level };
     const holder = [setup.creator, setup.opponent].find((s) => s?.side === side);
     // A taken seat nobody holds yet counts as gone from the start.
-    return holder ? { tokenHash: holder.tokenHash, sockets: [], goneSince: at } : freeSeat;
+    return holder ? { tokenHash: holder.tokenHash, sockets: [], goneSince: at, bot: null } : freeSeat;
   };
   const control = setup.clock ?? null;
   const init: RoomInit = {
@@ -176,6 +186,7 @@ export function newRoomState(
     options: game.options,
     creator: setup.creator,
     ...(setup.opponent ? { opponent: setup.opponent } : {}),
+    ...(setup.bot ? { bot: setup.bot } : {}),
     clock: control,
     public: setup.public ?? false,
     ...(setup.rematchOf !== undefined ? { rematchOf: setup.rematchOf } : {}),
@@ -213,7 +224,19 @@ export function newRoomState(
   };
 }
 
-const freeSeat: SeatState = { tokenHash: null, sockets: [], goneSince: null };
+const freeSeat: SeatState = { tokenHash: null, sockets: [], goneSince: null, bot: null };
+
+/** The computer's seat of a room, or null when two people play. */
+export function botSeatOf(state: RoomState): BotSeat | null {
+  for (const side of SIDES) {
+    const level = state.seats[side].bot;
+    if (level !== null) return { side, level };
+  }
+  return null;
+}
+
+/** Whether someone (a person or the computer) holds the seat. */
+export const seatTaken = (seat: SeatState): boolean => seat.tokenHash !== null || seat.bot !== null;
 
 /** What storage keeps of a new room. */
 export const recordOf = (state: RoomState): RoomRecord => ({
@@ -330,10 +353,9 @@ function replay(state: RoomState, change: StoredChange): RoomState {
     case 'rematch': {
       const { action, side, roomId } = CHANGE_DATA.rematch.parse(change.data);
       if (action === 'offer') return { ...state, rematch: { offeredBy: side, roomId: null } };
-      return {
-        ...state,
-        rematch: { offeredBy: state.rematch?.offeredBy ?? otherSide(side), roomId: roomId ?? null },
-      };
+      // Against the computer the player's own offer starts the rematch at once.
+      const offeredBy = state.rematch?.offeredBy ?? (botSeatOf(state) ? side : otherSide(side));
+      return { ...state, rematch: { offeredBy, roomId: roomId ?? null } };
     }
     case 'chat': {
       const message = CHANGE_DATA.chat.parse(change.data);
@@ -417,10 +439,11 @@ const clockView = (state: RoomState): ClockView | null => {
 export function snapshotOf(state: RoomState): Snapshot {
   const { game } = state;
   const abandon = abandonOf(state);
-  const seat = (side: Side) => ({
-    taken: state.seats[side].tokenHash !== null,
-    connected: state.seats[side].sockets.length > 0,
-  });
+  const seat = (side: Side) => {
+    const held = state.seats[side];
+    if (held.bot !== null) return { taken: true, connected: true, bot: held.bot };
+    return { taken: held.tokenHash !== null, connected: held.sockets.length > 0 };
+  };
   return {
     roomId: state.roomId,
     version: state.version,

@@ -22,7 +22,7 @@ import type { z } from 'zod';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
 import { type Command, type Reduction, reduce } from '../rooms/reducer.js';
-import { chatFor, isPresent, otherSide, seatOf, snapshotOf } from '../rooms/state.js';
+import { botSeatOf, chatFor, isPresent, otherSide, seatOf, snapshotOf } from '../rooms/state.js';
 import { hashSeatToken, newSeatToken } from '../rooms/tokens.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
 
@@ -250,7 +250,6 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
   command('draw:offer', GameRequest, () => ({ type: 'draw-offer', socketId }));
   command('draw:accept', GameRequest, () => ({ type: 'draw-accept', socketId }));
   command('draw:decline', GameRequest, () => ({ type: 'draw-decline', socketId }));
-  command('rematch:offer', GameRequest, () => ({ type: 'rematch-offer', socketId }));
   command('abandon:claim', AbandonClaimRequest, ({ outcome }) => ({
     type: 'abandon-claim',
     socketId,
@@ -271,35 +270,52 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     }),
   );
 
+  /** Creates the rematch room and seats the players there (sides swapped); acks its id. */
+  async function startRematch(roomId: string, reply: Reply): Promise<void> {
+    const room = await rooms.get(roomId);
+    if (!room) return reply(failure('NOT_FOUND', `no room ${roomId}`));
+    // Judge first with a stand-in id, so that no room is created for a refused accept.
+    const probe = reduce(room.state, { type: 'rematch-accept', socketId, roomId: roomId });
+    if (!probe.ok) return reply(failure(probe.error.code, probe.error.message));
+    const { room: next, tokens } = await rooms.createRematch(room.state);
+    const result = await rooms.dispatch(
+      roomId,
+      { type: 'rematch-accept', socketId, roomId: next.id },
+      (res, old) => {
+        if (!res.ok) return;
+        // Each player's sockets learn, privately, their seat in the new room: sides swapped.
+        for (const side of ['tiger', 'goat'] as const) {
+          const sockets = old.state.seats[side].sockets;
+          const newSide = otherSide(side);
+          const seatToken = tokens[newSide];
+          if (sockets.length > 0 && seatToken !== undefined) {
+            io.to([...sockets]).emit('seat:assigned', {
+              roomId: next.id,
+              side: newSide,
+              seatToken,
+            });
+          }
+        }
+        reply({ ok: true, version: res.value.version, roomId: next.id });
+      },
+    );
+    if (!result.ok) reply(failure(result.error.code, result.error.message));
+  }
+
   socket.on(
     'rematch:accept',
-    handle(GameRequest, 'rematch:accept', async ({ roomId }, reply) => {
+    handle(GameRequest, 'rematch:accept', ({ roomId }, reply) => startRematch(roomId, reply)),
+  );
+
+  socket.on(
+    'rematch:offer',
+    handle(GameRequest, 'rematch:offer', async ({ roomId }, reply) => {
       const room = await rooms.get(roomId);
-      if (!room) return reply(failure('NOT_FOUND', `no room ${roomId}`));
-      // Judge first with a stand-in id, so that no room is created for a refused accept.
-      const probe = reduce(room.state, { type: 'rematch-accept', socketId, roomId: roomId });
-      if (!probe.ok) return reply(failure(probe.error.code, probe.error.message));
-      const { room: next, tokens } = await rooms.createRematch(room.state);
-      const result = await rooms.dispatch(
-        roomId,
-        { type: 'rematch-accept', socketId, roomId: next.id },
-        (res, old) => {
-          if (!res.ok) return;
-          // Each player's sockets learn, privately, their seat in the new room: sides swapped.
-          for (const side of ['tiger', 'goat'] as const) {
-            const sockets = old.state.seats[side].sockets;
-            const newSide = otherSide(side);
-            if (sockets.length > 0) {
-              io.to([...sockets]).emit('seat:assigned', {
-                roomId: next.id,
-                side: newSide,
-                seatToken: tokens[newSide],
-              });
-            }
-          }
-          reply({ ok: true, version: res.value.version, roomId: next.id });
-        },
-      );
+      // Against the computer, which always plays again, the offer starts the rematch at once.
+      if (room && botSeatOf(room.state)) return startRematch(roomId, reply);
+      const result = await rooms.dispatch(roomId, { type: 'rematch-offer', socketId }, (res) => {
+        if (res.ok) reply({ ok: true, version: res.value.version });
+      });
       if (!result.ok) reply(failure(result.error.code, result.error.message));
     }),
   );

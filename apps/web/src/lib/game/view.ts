@@ -31,6 +31,8 @@ export interface BoardModel {
   readonly viewOnly: boolean;
   /** Moves played so far (keys animations). */
   readonly ply: number;
+  /** A move to point out (the engine's best move, in analysis). */
+  readonly hint?: Move | null;
 }
 
 export const VARIANT_INFO: { readonly [V in Variant]: { readonly name: string; readonly blurb: string } } = {

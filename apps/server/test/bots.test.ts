@@ -1,0 +1,218 @@
+/**
+ * Rooms against the computer, end to end over real sockets: the bot seat in the snapshot, its
+ * answers (legal, in budget, contiguous versions), a resign that beats it to the move, a restart
+ * in the middle of its turn, and the rematch.
+ */
+import { LEVEL_SETTINGS } from '@bagh/engine';
+import type { RoomEvent, Snapshot } from '@bagh/protocol';
+import { createGame, type Game, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppOptions } from '../src/app.js';
+import {
+  Client,
+  createRoom,
+  expectError,
+  getSnapshot,
+  removeDir,
+  sleep,
+  startServer,
+  type TestServer,
+  tempDir,
+} from './helpers.js';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+const MIN_DELAY = 50;
+
+async function server(options: AppOptions = {}, dataDir?: string): Promise<TestServer> {
+  const started = await startServer({
+    ...(dataDir ? { dataDir } : {}),
+    options: { botMinDelayMs: MIN_DELAY, ...options },
+  });
+  cleanup.push(() => started.close());
+  return started;
+}
+async function client(url: string): Promise<Client> {
+  const c = await Client.connect(url);
+  cleanup.push(() => c.close());
+  return c;
+}
+
+function gameOf(moves: readonly string[]): Game {
+  const start = createGame('bagh-chal');
+  if (!start.ok) throw new Error(start.error.message);
+  const played = playMoveTexts(start.value, moves);
+  if (!played.ok) throw new Error(played.error.message);
+  return played.value;
+}
+
+/** Some legal move for the side to move (the `pick`th, wrapping round). */
+function goatMove(moves: readonly string[], pick: number): string {
+  const legal = legalMoves(gameOf(moves));
+  return makeMove(legal[pick % legal.length]!);
+}
+
+describe('a room against the computer', () => {
+  it('seats the bot, which answers every move through room:event, legally and in budget', {
+    timeout: 40_000,
+  }, async () => {
+    const { url } = await server();
+    const created = await createRoom(url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      opponent: { bot: 'beginner' },
+    });
+    expect(created.side).toBe('goat');
+    const snapshot = await getSnapshot(url, created.roomId);
+    expect(snapshot.seats).toEqual({
+      tiger: { taken: true, connected: true, bot: 'beginner' },
+      goat: { taken: true, connected: false },
+    });
+
+    const goat = await client(url);
+    const { roomId } = created;
+    const joined = await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    expect(joined).toMatchObject({ ok: true, role: 'goat' });
+    // The bot's seat cannot be claimed, and it takes no draws.
+    const other = await client(url);
+    expectError(await other.request('seat:claim', { roomId, side: 'tiger' }), 'SEAT_TAKEN');
+    expectError(await goat.request('draw:offer', { roomId }), 'NOT_ALLOWED');
+
+    const budget = LEVEL_SETTINGS.beginner.budgetMs + MIN_DELAY + 350; // + round trip on a busy machine
+    let moves: string[] = [];
+    for (let turn = 0; turn < 6; turn++) {
+      const text = goatMove(moves, turn * 3);
+      const sent = performance.now();
+      const ack = await goat.request('move', { roomId, move: text, ply: moves.length });
+      expect(ack).toMatchObject({ ok: true });
+      const reply = await goat.waitFor(
+        (e) => e.type === 'move' && e.side === 'tiger' && e.version > ack.version,
+      );
+      const took = performance.now() - sent;
+      expect(took).toBeGreaterThanOrEqual(MIN_DELAY - 5);
+      expect(took).toBeLessThanOrEqual(budget);
+      // Legal: it replays with the rules from the position the bot saw.
+      expect(legalMoves(gameOf([...moves, text])).map(makeMove)).toContain(reply.move);
+      moves = reply.snapshot.moves;
+      expect(moves).toHaveLength(2 * (turn + 1));
+      if (reply.snapshot.result) break;
+    }
+    const versions = goat.events.map((e) => e.version);
+    const first = versions[0]!;
+    expect(versions).toEqual(versions.map((_, i) => first + i));
+    const final = await getSnapshot(url, roomId);
+    expect(final.moves).toEqual(moves);
+    expect(final.seats.tiger.bot).toBe('beginner');
+  });
+
+  it('moves first when it holds the side that opens', async () => {
+    const { url } = await server();
+    const created = await createRoom(url, {
+      variant: 'bagh-chal',
+      side: 'tiger',
+      opponent: { bot: 'casual' },
+    });
+    const tiger = await client(url);
+    await tiger.request('room:join', { roomId: created.roomId, seatToken: created.seatToken });
+    const bot = await tiger.waitFor((e) => e.type === 'move');
+    expect(bot.side).toBe('goat');
+    expect(bot.move).toMatch(/^G@/);
+    expect(bot.snapshot.seats.goat).toEqual({ taken: true, connected: true, bot: 'casual' });
+  });
+
+  it('does nothing when the player resigns before its answer', async () => {
+    const { url } = await server({ botMinDelayMs: 600 });
+    const created = await createRoom(url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      opponent: { bot: 'beginner' },
+    });
+    const { roomId } = created;
+    const goat = await client(url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    expect(await goat.request('resign', { roomId })).toMatchObject({ ok: true });
+    await sleep(LEVEL_SETTINGS.beginner.budgetMs + 600 + 300);
+    const last = goat.events.at(-1)!;
+    expect(last.type).toBe('result');
+    expect(last.snapshot.result).toEqual({ winner: 'tiger', reason: 'resign' });
+    expect(goat.events.filter((e) => e.type === 'move').map((e) => e.side)).toEqual(['goat']);
+    const snapshot = await getSnapshot(url, roomId);
+    expect(snapshot.moves).toEqual(['G@c3']);
+    expect(snapshot.version).toBe(last.version);
+  });
+
+  it('resumes its turn after a restart', { timeout: 30_000 }, async () => {
+    const dataDir = tempDir();
+    cleanup.push(() => removeDir(dataDir));
+    // A long least delay: the server stops while the bot still "thinks".
+    const first = await startServer({ dataDir, options: { botMinDelayMs: 5000 } });
+    const created = await createRoom(first.url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      opponent: { bot: 'strong' },
+    });
+    const { roomId } = created;
+    const goat = await Client.connect(first.url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    await first.close();
+    goat.close();
+
+    const second = await server({}, dataDir);
+    const again = await client(second.url);
+    const joined = await again.request('room:join', { roomId, seatToken: created.seatToken });
+    expect(joined).toMatchObject({ ok: true, role: 'goat' });
+    const snap = joined.snapshot as Snapshot;
+    expect(snap.seats.tiger.bot).toBe('strong');
+    expect(snap.moves).toEqual(['G@c3']);
+    const reply: RoomEvent = await again.waitFor((e) => e.type === 'move', 5000);
+    expect(reply.side).toBe('tiger');
+    expect(reply.version).toBe(snap.version + 1);
+    expect(reply.snapshot.moves).toHaveLength(2);
+    expect(legalMoves(gameOf(['G@c3'])).map(makeMove)).toContain(reply.move);
+  });
+
+  it('starts the rematch at once, sides swapped, against the same level', async () => {
+    const { url } = await server();
+    const created = await createRoom(url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      opponent: { bot: 'casual' },
+    });
+    const { roomId } = created;
+    const goat = await client(url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    expectError(await goat.request('rematch:offer', { roomId }), 'NOT_ALLOWED'); // not over yet
+    await goat.request('resign', { roomId });
+    const assigned = new Promise<{ roomId: string; side: string; seatToken: string }>((resolve) =>
+      goat.socket.once('seat:assigned', resolve),
+    );
+    const ack = await goat.request('rematch:offer', { roomId });
+    expect(ack).toMatchObject({ ok: true });
+    expect(ack.roomId).toMatch(/^[A-Za-z0-9_-]+$/);
+    const seat = await assigned;
+    expect(seat).toMatchObject({ roomId: ack.roomId, side: 'tiger' });
+    const old = await getSnapshot(url, roomId);
+    expect(old.rematch).toEqual({ offeredBy: 'goat', roomId: ack.roomId });
+    const next = await client(url);
+    const joined = await next.request('room:join', { roomId: ack.roomId, seatToken: seat.seatToken });
+    expect(joined).toMatchObject({ ok: true, role: 'tiger' });
+    expect(joined.snapshot.seats.goat.bot).toBe('casual');
+    // The computer now opens as the goats.
+    await next.waitFor((e) => e.type === 'move' && e.side === 'goat');
+  });
+
+  it('refuses an unknown level', async () => {
+    const { url } = await server();
+    const response = await fetch(`${url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ variant: 'bagh-chal', side: 'goat', opponent: { bot: 'grandmaster' } }),
+    });
+    expect(response.status).toBe(400);
+  });
+});

@@ -1,0 +1,162 @@
+import type { Snapshot } from '@bagh/protocol';
+import { createGame, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
+import { cleanup, fireEvent, render, waitFor } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import Board from '../board/Board.svelte';
+import { boardModel } from '../game/view.js';
+import Analysis from '../ui/Analysis.svelte';
+import { Analyser, analysisRequest, verdictOf, type WorkerLike } from './analysis.js';
+import { type AnalysisMessage, handleAnalysisMessage } from './analysis.worker.js';
+
+afterEach(cleanup);
+
+/** The analysis worker, run in this thread: its real message handler, answers delivered async. */
+function inThreadWorker(): WorkerLike & { posted: AnalysisMessage[] } {
+  const worker = {
+    posted: [] as AnalysisMessage[],
+    onmessage: null as WorkerLike['onmessage'],
+    postMessage(message: AnalysisMessage) {
+      worker.posted.push(message);
+      const answer = handleAnalysisMessage(message);
+      setTimeout(() => worker.onmessage?.({ data: answer } as MessageEvent), 0);
+    },
+    terminate() {},
+  };
+  return worker;
+}
+
+const LINE = ['G@c3', 'a1-b2', 'G@a1', 'e5-d4', 'G@e5', 'd4-d3'];
+
+function finished(moves: string[] = LINE): Snapshot {
+  const start = createGame('bagh-chal');
+  if (!start.ok) throw new Error('no game');
+  const played = playMoveTexts(start.value, moves);
+  if (!played.ok) throw new Error(played.error.message);
+  const { position } = played.value;
+  return {
+    roomId: 'room-analysis',
+    version: moves.length + 2,
+    variant: 'bagh-chal',
+    options: played.value.options,
+    position: 'placeholder',
+    moves,
+    toMove: position.toMove,
+    goatsInHand: position.goatsInHand,
+    captured: position.goatsCaptured,
+    result: { winner: 'tiger', reason: 'resign' },
+    seats: { tiger: { taken: true, connected: true, bot: 'casual' }, goat: { taken: true, connected: true } },
+    spectators: 0,
+    at: 0,
+    timeControl: null,
+    clock: null,
+    drawOffer: null,
+    rematch: null,
+    abandon: null,
+    public: false,
+    imported: false,
+  };
+}
+
+describe('the analysis worker', () => {
+  it('finds the winning capture and reports the forced win', () => {
+    const answer = handleAnalysisMessage({
+      id: 3,
+      request: { variant: 'bagh-chal', options: {}, start: 'T3T/5/5/1G3/T3T t 10 4', moves: [], timeMs: 300 },
+    });
+    expect(answer).toMatchObject({ id: 3, ok: true, reply: { bestMove: 'a1xc3', mateIn: 1 } });
+    if (!answer.ok) return;
+    expect(verdictOf(answer.reply, 'goat')).toMatchObject({ value: '−#1', words: 'Tigers win in 1 move' });
+    expect(verdictOf(answer.reply, 'tiger').value).toBe('+#1');
+  });
+
+  it('answers an error for moves that do not replay', () => {
+    const answer = handleAnalysisMessage({
+      id: 4,
+      request: { variant: 'bagh-chal', options: {}, moves: ['a1-a2'], timeMs: 50 },
+    });
+    expect(answer).toMatchObject({ id: 4, ok: false });
+  });
+});
+
+describe('the analysis model', () => {
+  it('asks about the replayed position, within the time budget', () => {
+    const snapshot = finished();
+    expect(analysisRequest(snapshot, 2)).toEqual({
+      variant: 'bagh-chal',
+      options: snapshot.options,
+      moves: ['G@c3', 'a1-b2'],
+      timeMs: 500,
+    });
+    expect(analysisRequest(snapshot, 99).moves).toEqual(LINE);
+  });
+
+  it('says a score in goats, from the side asked', () => {
+    const reply = { bestMove: 'G@c3', forTigers: 180, mateIn: null, depth: 4, nodes: 1 };
+    expect(verdictOf(reply, 'tiger')).toEqual({
+      value: '+1.5',
+      words: 'Tigers are clearly better',
+      goats: 1.5,
+    });
+    expect(verdictOf(reply, 'goat')).toEqual({
+      value: '−1.5',
+      words: 'Tigers are clearly better',
+      goats: -1.5,
+    });
+    expect(verdictOf({ ...reply, forTigers: -48 }, 'goat').words).toBe('Goats are better');
+    expect(verdictOf({ ...reply, forTigers: 5 }, 'goat')).toMatchObject({
+      value: '0.0',
+      words: 'About even',
+    });
+  });
+
+  it('asks the worker once per position', async () => {
+    const worker = inThreadWorker();
+    const analyser = new Analyser(() => worker);
+    const request = analysisRequest(finished(), 3, 100);
+    const first = await analyser.analyse(request);
+    const again = await analyser.analyse(request);
+    expect(again).toBe(first);
+    expect(worker.posted).toHaveLength(1);
+    const start = createGame('bagh-chal');
+    if (!start.ok) throw new Error('no game');
+    const game = playMoveTexts(start.value, LINE.slice(0, 3));
+    if (!game.ok) throw new Error('no game');
+    expect(legalMoves(game.value).map(makeMove)).toContain(first.bestMove);
+  });
+});
+
+describe('the Analyse panel', () => {
+  it('shows the evaluation and best move of the shown position, and hands the move to the board', async () => {
+    const worker = inThreadWorker();
+    const onbest = vi.fn();
+    const snapshot = finished();
+    const { container, getByRole } = render(Analysis, {
+      snapshot,
+      ply: 4,
+      initialView: 'goat',
+      onbest,
+      analyser: new Analyser(() => worker),
+    });
+    expect(container.querySelector('[data-analysis="off"]')).not.toBeNull();
+    await fireEvent.click(getByRole('button', { name: 'Analyse' }));
+    await waitFor(() => expect(container.querySelector('[data-analysis="ready"]')).not.toBeNull(), {
+      timeout: 5000,
+    });
+    const best = container.querySelector('[data-best]')?.getAttribute('data-best') ?? '';
+    expect(best).toMatch(/^G@/);
+    expect(onbest).toHaveBeenLastCalledWith(best);
+    expect(worker.posted[0]?.request.moves).toEqual(LINE.slice(0, 4));
+    const goatView = container.querySelector('[data-eval]')?.getAttribute('data-eval');
+    await fireEvent.change(getByRole('combobox', { name: 'Evaluation seen from' }), {
+      target: { value: 'tiger' },
+    });
+    const tigerView = container.querySelector('[data-eval]')?.getAttribute('data-eval');
+    if (goatView !== '0.0') expect(tigerView).not.toBe(goatView);
+
+    // The board draws the hint it is given.
+    const model = boardModel({ ...snapshot, position: 'T3T/5/5/5/T3T g 20 0' }, 'goat', false);
+    const parsed = { kind: 'place', to: 12 } as const;
+    const board = render(Board, { model: { ...model!, hint: parsed } });
+    expect(board.container.querySelector('[data-hint="G@c3"]')).not.toBeNull();
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * Entry of a Node worker thread (`@bagh/engine/node-worker`): answers `{ id, request }` bot-move
+ * requests with `{ id, ok: true, reply }` or `{ id, ok: false, error }`, one at a time. The
+ * searcher (and its transposition table) lives as long as the worker.
+ */
+import { parentPort } from 'node:worker_threads';
+import { type BotMoveRequest, botMove } from './request.js';
+import { Searcher } from './search.js';
+
+const searcher = new Searcher();
+
+parentPort?.on('message', (message: { id: number; request: BotMoveRequest }) => {
+  try {
+    const reply = botMove(message.request, searcher);
+    parentPort?.postMessage({ id: message.id, ok: true, reply });
+  } catch (error) {
+    parentPort?.postMessage({
+      id: message.id,
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+});

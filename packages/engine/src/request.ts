@@ -1,0 +1,109 @@
+/**
+ * Plain-data requests to the engine, as they cross a thread boundary (a Node worker thread on the
+ * server, a Web Worker in the browser): a game given as variant, options, start position string
+ * and move texts, answered with move texts. No I/O here: the same code runs in both places.
+ */
+import {
+  createGame,
+  type Game,
+  makeMove,
+  type Options,
+  parsePosition,
+  playMoveTexts,
+  type Variant,
+} from '@bagh/rules';
+import { chooseMove, seededRandom } from './bot.js';
+import { WIN_SCORE } from './evaluate.js';
+import type { Level } from './levels.js';
+import { Searcher, type SearchLimits } from './search.js';
+
+/** A game to look at: from `start` (a RULES.md position string; absent: the variant's) after `moves`. */
+export interface PositionRequest {
+  readonly variant: Variant;
+  readonly options: Partial<Options>;
+  readonly start?: string | undefined;
+  readonly moves: readonly string[];
+}
+
+/** The computer's move at `level`; `seed` makes the level's chosen mistakes reproducible. */
+export interface BotMoveRequest extends PositionRequest {
+  readonly level: Level;
+  readonly seed: number;
+}
+
+export interface BotMoveReply {
+  /** Canonical move text, or null when the side to move has no move (the game is over). */
+  readonly move: string | null;
+  readonly depth: number;
+  readonly nodes: number;
+}
+
+/** The engine's view of a position: the best move it finds within `timeMs`. */
+export interface AnalysisRequest extends PositionRequest {
+  readonly timeMs: number;
+  readonly maxDepth?: number | undefined;
+}
+
+export interface AnalysisReply {
+  readonly bestMove: string | null;
+  /** The evaluation from the tigers' point of view (positive: tigers better). */
+  readonly forTigers: number;
+  /** Plies to a forced win found by the search (positive: tigers win, negative: goats), else null. */
+  readonly mateIn: number | null;
+  readonly depth: number;
+  readonly nodes: number;
+}
+
+/** Rebuilds the game a request describes; throws with the rules' message when it does not replay. */
+export function gameOf(request: PositionRequest): Game {
+  let start: Game['start'] | undefined;
+  if (request.start !== undefined) {
+    const parsed = parsePosition(request.start);
+    if (!parsed.ok) throw new Error(`bad start position: ${parsed.error.message}`);
+    start = parsed.value;
+  }
+  const created = createGame(request.variant, request.options, start);
+  if (!created.ok) throw new Error(`cannot start ${request.variant}: ${created.error.message}`);
+  const played = playMoveTexts(created.value, request.moves);
+  if (!played.ok)
+    throw new Error(`move ${played.error.index + 1} (${played.error.move}): ${played.error.message}`);
+  return played.value;
+}
+
+/** `overrides` tighten the level's limits (a quick fallback search). */
+export function botMove(
+  request: BotMoveRequest,
+  searcher: Searcher = new Searcher(),
+  overrides: SearchLimits = {},
+): BotMoveReply {
+  const game = gameOf(request);
+  if (game.outcome) return { move: null, depth: 0, nodes: 0 };
+  const choice = chooseMove(game, request.level, seededRandom(request.seed), searcher, overrides);
+  return choice
+    ? { move: makeMove(choice.move), depth: choice.depth, nodes: choice.nodes }
+    : { move: null, depth: 0, nodes: 0 };
+}
+
+export function analyse(request: AnalysisRequest, searcher: Searcher = new Searcher()): AnalysisReply {
+  const game = gameOf(request);
+  const result = searcher.search(game, {
+    timeMs: request.timeMs,
+    ...(request.maxDepth !== undefined ? { maxDepth: request.maxDepth } : {}),
+  });
+  const tigerToMove = game.position.toMove === 'tiger';
+  let forTigers = tigerToMove ? result.score : -result.score;
+  let mateIn: number | null = null;
+  if (game.outcome) {
+    forTigers = game.outcome.winner === 'tiger' ? WIN_SCORE : -WIN_SCORE;
+  } else if (Math.abs(result.score) >= WIN_SCORE - 1000) {
+    const plies = WIN_SCORE - Math.abs(result.score);
+    mateIn = forTigers > 0 ? plies : -plies;
+  }
+  return {
+    bestMove: result.move ? makeMove(result.move) : null,
+    forTigers,
+    mateIn,
+    depth: result.depth,
+    nodes: result.nodes,
+  };
+}
