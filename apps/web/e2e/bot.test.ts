@@ -6,26 +6,17 @@
  *
  * Needs `pnpm build` first and Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { pageOpener, shownMove, useHarness } from './harness.js';
 
 describe('web e2e: play the computer, then analyse (Chromium)', () => {
-  let harness: Harness;
-
-  beforeAll(async () => {
-    harness = await startHarness();
-  }, 60_000);
-  afterAll(async () => {
-    await harness?.close();
-  });
+  const harness = useHarness();
 
   it('plays a few moves against the beginner bot and analyses the game', { timeout: 60_000 }, async () => {
-    const errors: string[] = [];
-    const context = await harness.browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { open, errors } = pageOpener(harness().browser);
+    const page = await open('goat');
 
-    await page.goto(`${harness.base}/`);
+    await page.goto(`${harness().base}/`);
     await page.getByText('Bagh Chal', { exact: true }).click();
     await page.locator('label.side', { hasText: 'The computer' }).click();
     await page.locator('select[name="level"]').selectOption('beginner');
@@ -41,12 +32,10 @@ describe('web e2e: play the computer, then analyse (Chromium)', () => {
       const free = page.locator('[data-point][aria-label*="place a goat here"]').first();
       const point = await free.getAttribute('data-point');
       await free.click();
-      const mine = page.locator(`.moves [data-ply="${2 * turn + 1}"]`);
-      await mine.waitFor({ timeout: 2000 });
+      const mine = await shownMove(page, 2 * turn + 1, 2000);
       expect(await mine.textContent()).toBe(`G@${point}`);
       // The computer answers within its budget (0.4 s) plus its least delay and the round trip.
-      const reply = page.locator(`.moves [data-ply="${2 * turn + 2}"]`);
-      await reply.waitFor({ timeout: 3000 });
+      const reply = await shownMove(page, 2 * turn + 2, 3000);
       expect(await reply.textContent()).toMatch(/^[a-e][1-5][-x][a-e][1-5]/);
     }
 
@@ -66,6 +55,6 @@ describe('web e2e: play the computer, then analyse (Chromium)', () => {
     await page.locator('[data-analysis="ready"] [data-best]').waitFor({ timeout: 10_000 });
     await page.locator('svg.board [data-hint]').waitFor();
     expect(errors).toEqual([]);
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,16 +1,22 @@
-/** Shared by the browser tests: the built server on a free port, serving the built client, and Chromium. */
+/**
+ * Shared by the browser tests: the built server on a free port, serving the built client, and
+ * Chromium; and the steps the tests share (opening a page, creating a room, clicking a move).
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SERVER = join(ROOT, 'apps/server/dist/server.js');
 const WEB_DIST = join(ROOT, 'apps/web/dist');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Where the tests leave screenshots. */
+export const ARTIFACTS = join(ROOT, 'artifacts');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -100,4 +106,82 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For a describe block: starts the harness before its tests (60 s allowed) and closes it after;
+ * the returned function gives the running harness.
+ */
+export function useHarness(env: Record<string, string> = {}): () => Harness {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startHarness(env);
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+  return () => {
+    if (!harness) throw new Error('the harness did not start');
+    return harness;
+  };
+}
+
+export interface Pages {
+  /** Opens a page in a fresh browser context (its own storage: one player or watcher each). */
+  open(name: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /** Every uncaught page error so far, as `name: message`. */
+  readonly errors: string[];
+}
+
+/** Pages in fresh contexts of `browser`, their uncaught errors collected. */
+export function pageOpener(browser: Browser): Pages {
+  const errors: string[] = [];
+  return {
+    errors,
+    async open(name, viewport = { width: 1100, height: 900 }) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+      return page;
+    },
+  };
+}
+
+/**
+ * Creates a Bagh Chal room through the home page, seated on `side`, and waits until the room
+ * shows that seat as the player's own.
+ */
+export async function createRoom(
+  page: Page,
+  base: string,
+  side: 'goat' | 'tiger',
+  { public: listed = false }: { public?: boolean } = {},
+): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByText('Bagh Chal', { exact: true }).click();
+  await page.locator('label.side', { hasText: side === 'goat' ? 'Goats' : 'Tigers' }).click();
+  if (listed) await page.locator('input[name="public"]').check();
+  await page.getByRole('button', { name: 'Create room' }).click();
+  await page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+  await page.locator(`[data-seat="${side}"] .you`).waitFor();
+}
+
+/** Opens the room at `url` and takes the free `side` seat with its one button. */
+export async function takeSeat(page: Page, url: string, side: 'goat' | 'tiger'): Promise<void> {
+  await page.goto(url);
+  await page.getByRole('button', { name: side === 'goat' ? 'Play Goats' : 'Play Tigers' }).click();
+  await page.locator(`[data-seat="${side}"] .you`).waitFor();
+}
+
+/** Plays a move (RULES.md move text, single jumps only) by clicking its points on the board. */
+export async function clickMove(page: Page, text: string): Promise<void> {
+  const points = text.startsWith('G@') ? [text.slice(2)] : text.split(/[-x]/);
+  for (const point of points) await page.click(`[data-point="${point}"]`);
+}
+
+/** The move list's entry for ply `ply` (1-based), once it is shown. */
+export async function shownMove(page: Page, ply: number, timeout?: number): Promise<Locator> {
+  const entry = page.locator(`.moves [data-ply="${ply}"]`);
+  await entry.waitFor({ timeout });
+  return entry;
 }

@@ -8,48 +8,11 @@
  *
  * Needs `pnpm build` first and Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createGame, type Game, legalMoves, type Move, makeMove, play } from '@bagh/rules';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const SERVER = join(ROOT, 'apps/server/dist/server.js');
-const WEB_DIST = join(ROOT, 'apps/web/dist');
-const ARTIFACTS = join(ROOT, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode}):\n${log()}`);
-    try {
-      const res = await fetch(`${base}/healthz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`server did not become healthy:\n${log()}`);
-}
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, clickMove, createRoom, pageOpener, shownMove, takeSeat, useHarness } from './harness.js';
 
 /**
  * A short game the tigers win by captures (R14): goats choose a move that hands a tiger a
@@ -81,99 +44,22 @@ function quickTigerWin(): string[] {
   return texts;
 }
 
-/** The points to click for a move (RULES.md move text, single jumps only). */
-function clicksFor(text: string): string[] {
-  if (text.startsWith('G@')) return [text.slice(2)];
-  return text.split(/[-x]/);
-}
-
-/** The README's test command builds first and .ci/run installs Chromium: missing parts are a failure. */
-function requireBuiltParts(): void {
-  const missing = [
-    [SERVER, 'run `pnpm build` (apps/server/dist/server.js)'],
-    [join(WEB_DIST, 'index.html'), 'run `pnpm build` (apps/web/dist)'],
-    [CHROMIUM, "install Debian's chromium package"],
-  ].filter(([path]) => !existsSync(path!));
-  if (missing.length > 0) throw new Error(`web e2e needs: ${missing.map(([, why]) => why).join('; ')}`);
-}
-
 describe('web e2e: create, share, play, watch (Chromium)', () => {
-  let server: ChildProcess;
-  let dataDir: string;
-  let browser: Browser;
-  let base: string;
-  let serverLog = '';
-
-  beforeAll(async () => {
-    requireBuiltParts();
-    const port = await freePort();
-    dataDir = mkdtempSync(join(tmpdir(), 'bagh-e2e-'));
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [SERVER], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        WEB_DIST,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout?.on('data', (d) => (serverLog += d));
-    server.stderr?.on('data', (d) => (serverLog += d));
-    await waitForHealth(base, server, () => serverLog);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (server.exitCode === null) server.kill('SIGKILL');
-    }
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  const harness = useHarness();
 
   it('plays a whole Bagh Chal game to a result through clicks', { timeout: 180_000 }, async () => {
     const line = quickTigerWin();
-    const errors: string[] = [];
-    const open = async (name: string, viewport = { width: 1100, height: 900 }): Promise<Page> => {
-      const context = await browser.newContext({ viewport });
-      const page = await context.newPage();
-      page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-      return page;
-    };
+    const { open, errors } = pageOpener(harness().browser);
 
     // 1. The goat player creates the room through the UI.
     const goat = await open('goat');
-    await goat.goto(base + '/');
-    await goat.getByText('Bagh Chal', { exact: true }).click();
-    await goat.locator('label.side', { hasText: 'Goats' }).click();
-    await goat.getByRole('button', { name: 'Create room' }).click();
-    await goat.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
-    await goat.locator('[data-seat="goat"] .you').waitFor();
+    await createRoom(goat, harness().base, 'goat');
     const link = await goat.getByLabel('Room link').inputValue();
     expect(link).toBe(goat.url());
 
     // 2. A friend opens the link and takes the free seat with one click.
     const tiger = await open('tiger', { width: 390, height: 844 });
-    await tiger.goto(link);
-    await tiger.getByRole('button', { name: 'Play Tigers' }).click();
-    await tiger.locator('[data-seat="tiger"] .you').waitFor();
+    await takeSeat(tiger, link, 'tiger');
     await goat.locator('[data-seat="tiger"] [data-presence="online"]').waitFor();
     expect(await tiger.locator('svg.board').getAttribute('data-flipped')).toBe('true');
 
@@ -205,9 +91,8 @@ describe('web e2e: create, share, play, watch (Chromium)', () => {
       }
       const page = pages[side];
       await page.locator('.status.turn').waitFor({ timeout: 5000 });
-      for (const point of clicksFor(text)) await page.click(`[data-point="${point}"]`);
-      const shown = watcher.locator(`.moves [data-ply="${i + 1}"]`);
-      await shown.waitFor({ timeout: 1000 });
+      await clickMove(page, text);
+      const shown = await shownMove(watcher, i + 1, 1000);
       expect(await shown.textContent()).toBe(text);
     }
 

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Board from '../board/Board.svelte';
 import { boardModel } from '../game/view.js';
+import { snapshotFixture } from '../test-fixtures.js';
 import Analysis from '../ui/Analysis.svelte';
 import { Analyser, analysisRequest, verdictOf, type WorkerLike } from './analysis.js';
 import { type AnalysisMessage, handleAnalysisMessage } from './analysis.worker.js';
@@ -33,10 +34,9 @@ function finished(moves: string[] = LINE): Snapshot {
   const played = playMoveTexts(start.value, moves);
   if (!played.ok) throw new Error(played.error.message);
   const { position } = played.value;
-  return {
+  return snapshotFixture({
     roomId: 'room-analysis',
     version: moves.length + 2,
-    variant: 'bagh-chal',
     options: played.value.options,
     position: 'placeholder',
     moves,
@@ -45,16 +45,7 @@ function finished(moves: string[] = LINE): Snapshot {
     captured: position.goatsCaptured,
     result: { winner: 'tiger', reason: 'resign' },
     seats: { tiger: { taken: true, connected: true, bot: 'casual' }, goat: { taken: true, connected: true } },
-    spectators: 0,
-    at: 0,
-    timeControl: null,
-    clock: null,
-    drawOffer: null,
-    rematch: null,
-    abandon: null,
-    public: false,
-    imported: false,
-  };
+  });
 }
 
 describe('the analysis worker', () => {

@@ -1,30 +1,9 @@
-import type { Snapshot } from '@bagh/protocol';
 import { makeMove } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
+import { snapshotFixture } from '../test-fixtures.js';
 import { boardModel, capturedText, errorText, numberedMoves, resultText } from './view.js';
 
-const base: Snapshot = {
-  roomId: 'room-abc',
-  version: 1,
-  variant: 'bagh-chal',
-  options: { goatsFirst: true, multiJump: false, noRepeat: true },
-  position: 'T3T/5/5/5/T3T g 20 0',
-  moves: [],
-  toMove: 'goat',
-  goatsInHand: 20,
-  captured: 0,
-  result: null,
-  seats: { tiger: { taken: true, connected: true }, goat: { taken: true, connected: true } },
-  spectators: 2,
-  at: 0,
-  timeControl: null,
-  clock: null,
-  drawOffer: null,
-  rematch: null,
-  abandon: null,
-  public: false,
-  imported: false,
-};
+const base = snapshotFixture({ spectators: 2 });
 
 describe('view', () => {
   it('hints moves only to the side to move, and flips for the tiger player', () => {

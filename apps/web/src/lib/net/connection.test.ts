@@ -1,5 +1,6 @@
 import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { describe, expect, it } from 'vitest';
+import { snapshotFixture } from '../test-fixtures.js';
 import { GameConnection } from './connection.svelte.js';
 import type { TokenStore } from './seats.js';
 
@@ -44,28 +45,11 @@ class FakeSocket {
 }
 
 function snap(version: number, moves: string[] = []): Snapshot {
-  return {
-    roomId: 'room-abc',
+  return snapshotFixture({
     version,
-    variant: 'bagh-chal',
-    options: { goatsFirst: true, multiJump: false, noRepeat: true },
-    position: 'T3T/5/5/5/T3T g 20 0',
     moves,
-    toMove: 'goat',
-    goatsInHand: 20,
-    captured: 0,
-    result: null,
     seats: { tiger: { taken: true, connected: true }, goat: { taken: false, connected: false } },
-    spectators: 0,
-    at: 0,
-    timeControl: null,
-    clock: null,
-    drawOffer: null,
-    rematch: null,
-    abandon: null,
-    public: false,
-    imported: false,
-  };
+  });
 }
 const event = (version: number, moves: string[] = []): RoomEvent => ({
   roomId: 'room-abc',
