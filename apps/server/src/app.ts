@@ -17,7 +17,7 @@ import { installErrorHandler } from './http/errors.js';
 import { webRoutes } from './http/web.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { RoomManager } from './rooms/manager.js';
-import { chatAudience } from './rooms/state.js';
+import { chatAudience, type PresenceCounts } from './rooms/state.js';
 import { attachSocketHandlers, type BaghServer } from './socket/handlers.js';
 import type { RateLimit } from './socket/token-bucket.js';
 import { openSqliteStorage } from './storage/sqlite.js';
@@ -95,6 +95,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     workers: options.botWorkers ?? config.BOT_WORKERS,
     log: log.child({ bots: true }),
   });
+  let closing = false;
   let rooms: RoomManager | undefined;
   const metrics = createMetrics(() => rooms?.liveRooms ?? 0);
   rooms = new (cluster ? SharedRoomManager : RoomManager)({
@@ -107,6 +108,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       io.to(chatAudience(message.channel, message.roomId)).emit('chat:message', message),
     abandonGraceMs: options.abandonGraceMs ?? config.ABANDON_GRACE_MS,
     bots: { pool: bots, minDelayMs: options.botMinDelayMs ?? config.BOT_MIN_DELAY_MS },
+    // Several nodes: presence counts every node's sockets (each node answers for its own).
+    ...(cluster
+      ? { countRemote: (roomId: string) => (closing ? Promise.resolve(null) : countRemote(io, roomId)) }
+      : {}),
     onEvent: (event) => {
       metrics.events.inc({ type: event.type });
       if (event.type === 'move') metrics.moves.inc();
@@ -130,7 +135,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     keyGenerator: (request) => request.ip,
   });
 
-  let closing = false;
   fastify.get('/healthz', async (_request, reply) => {
     if (closing) return reply.code(503).send({ status: 'closing' });
     await storage.check();
@@ -172,6 +176,33 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   return { fastify, io, rooms, metrics, log, bots, close };
+}
+
+/** How long a node waits for the others to say which of a room's sockets they hold. */
+const COUNT_TIMEOUT_MS = 2000;
+
+/**
+ * The room's sockets on the other nodes, by place (`socket.data.rooms[roomId]`: a side, or null
+ * for a spectator), through the adapter's fetchSockets; this node's own sockets are left out
+ * (the room state has them). Null when a node did not answer in time.
+ */
+async function countRemote(io: BaghServer, roomId: string): Promise<PresenceCounts | null> {
+  const local = io.of('/').sockets;
+  const counts = { tiger: 0, goat: 0, spectators: 0 };
+  let sockets: Awaited<ReturnType<BaghServer['fetchSockets']>>;
+  try {
+    sockets = await io.in(roomId).timeout(COUNT_TIMEOUT_MS).fetchSockets();
+  } catch {
+    return null;
+  }
+  for (const socket of sockets) {
+    if (local.has(socket.id)) continue;
+    const place = socket.data?.rooms?.[roomId];
+    if (place === undefined) continue;
+    if (place === null) counts.spectators++;
+    else counts[place]++;
+  }
+  return counts;
 }
 
 /** CSP for the Svelte app: own scripts and styles, inline styles, sockets to this origin. */

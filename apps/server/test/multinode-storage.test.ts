@@ -87,6 +87,42 @@ describe('RedisStorage', () => {
   it('answers the health check', async () => {
     await expect(a.check()).resolves.toBeUndefined();
   });
+
+  it('hands out the changes after a version (changesSince), walking back past long lists', async () => {
+    const room = record();
+    await a.createRoom(room);
+    // 80 versions: every third without data, so versions and list positions differ.
+    let version = 0;
+    const kept: ReturnType<typeof move>[] = [];
+    for (let i = 0; i < 80; i++) {
+      version++;
+      const change = version % 3 === 0 ? presence(version) : move(version, `m${version}`);
+      expect(await a.append(room.roomId, version - 1, [change])).toEqual({ ok: true });
+      if (change.data !== null) kept.push(change as ReturnType<typeof move>);
+    }
+    for (const since of [0, 1, 2, 3, 40, 45, 78, 79]) {
+      expect(await b.changesSince(room.roomId, since)).toEqual({
+        version: 80,
+        changes: kept.filter((c) => c.version > since),
+      });
+    }
+    expect(await b.changesSince(room.roomId, 80)).toEqual({ version: 80, changes: [] });
+    expect(await b.changesSince('unknown', 0)).toBeNull();
+  });
+
+  it('indexes public rooms in play across clients; an older update never undoes a newer one', async () => {
+    const entry = (id: string, moves: number) => ({ roomId: id, moves });
+    const now = Date.now();
+    await a.indexLive('live1', 0, entry('live1', 0), now);
+    await b.indexLive('live2', 3, entry('live2', 2), now + 1);
+    expect(await a.listLive(10)).toEqual([entry('live2', 2), entry('live1', 0)]);
+    await a.indexLive('live1', 4, entry('live1', 3), now + 2);
+    await b.indexLive('live1', 2, entry('live1', 1), now + 3); // late and older: ignored
+    expect(await b.listLive(10)).toEqual([entry('live1', 3), entry('live2', 2)]);
+    await a.indexLive('live2', 5, null, now + 4); // a result: unlisted
+    await b.indexLive('live2', 4, entry('live2', 3), now + 5); // older than the result: ignored
+    expect(await a.listLive(10)).toEqual([entry('live1', 3)]);
+  });
 });
 
 describe('REDIS_URL and TRUST_PROXY in the config', () => {

@@ -5,8 +5,9 @@
  * node (sessions and missed packets are kept in Redis).
  *
  * What stays per node: the live room cache (checked against the stored version before every
- * command, see Room), and presence (which sockets sit in a seat or watch): a snapshot's
- * `seats.*.connected` and `spectators` count the sockets of the node that produced it.
+ * command, see Room; a node behind applies the changes it missed) and the sockets themselves.
+ * Presence is the cluster's: a command that moves sockets counts the other nodes' sockets of the
+ * room (`fetchSockets`, see app.ts) and stores the totals with the room (`presence` changes).
  */
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type { Logger } from 'pino';

@@ -89,7 +89,7 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
   });
 
   fastify.get('/api/live', async (_request, reply) => {
-    const live: LiveReply = { rooms: rooms.live() };
+    const live: LiveReply = { rooms: await rooms.live() };
     return reply.header('cache-control', 'no-store').send(live);
   });
 

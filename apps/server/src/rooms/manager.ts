@@ -5,7 +5,7 @@
 import type { BotLevel, ChatMessage, LiveRoom, RoomEvent, TimeControl } from '@bagh/protocol';
 import { type GameRecord, makeMove, makePosition, type Options, type Side, type Variant } from '@bagh/rules';
 import type { Logger } from 'pino';
-import type { RoomStorage } from '../storage/types.js';
+import type { RoomStorage, StoredData } from '../storage/types.js';
 import type { Command, Reduction } from './reducer.js';
 import { Room, type RoomBots, type Settle } from './room.js';
 import {
@@ -13,6 +13,8 @@ import {
   DEFAULT_ABANDON_GRACE_MS,
   newRoomState,
   otherSide,
+  type PresenceCounts,
+  type RoomEnv,
   type RoomSetup,
   type RoomState,
   recordOf,
@@ -38,6 +40,11 @@ export interface RoomManagerOptions {
   readonly now?: () => number;
   /** Where bot seats get their moves; without it the computer never moves. */
   readonly bots?: RoomBots;
+  /**
+   * Several nodes: counts a room's sockets on the other nodes (see RoomDeps.countRemote). Given,
+   * presence is counted across nodes and stored with the room.
+   */
+  readonly countRemote?: (roomId: string) => Promise<PresenceCounts | null>;
 }
 
 export interface CreatedRoom {
@@ -53,12 +60,15 @@ export class RoomManager {
   readonly #sweeper: NodeJS.Timeout;
   readonly #now: () => number;
   readonly #graceMs: number;
+  /** The settings every room state of this node is built with. */
+  readonly #env: Omit<RoomEnv, 'at'>;
   #closing = false;
 
   constructor(opts: RoomManagerOptions) {
     this.#opts = opts;
     this.#now = opts.now ?? Date.now;
     this.#graceMs = opts.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS;
+    this.#env = { abandonGraceMs: this.#graceMs, sharedPresence: opts.countRemote !== undefined };
     this.#sweeper = setInterval(() => this.sweep(Date.now()), Math.max(1000, Math.min(opts.idleMs, 60_000)));
     this.#sweeper.unref();
   }
@@ -152,32 +162,48 @@ export class RoomManager {
 
   async #store(setup: RoomSetup): Promise<Room> {
     for (;;) {
-      const state = newRoomState(newRoomId(), this.#now(), setup, { abandonGraceMs: this.#graceMs });
+      const state = newRoomState(newRoomId(), this.#now(), setup, this.#env);
       if (!(await this.#opts.storage.createRoom(recordOf(state)))) continue; // id collision: draw again
       const room = this.#wrap(state);
       this.#rooms.set(room.id, room);
+      // Listed before the creator hears of the room, so any node's /api/live shows it at once.
+      if (state.public) await this.#indexLive(state);
       room.resumeBot();
       return room;
     }
   }
 
-  /** The public rooms in play held by this node, most recently active first. */
-  live(): LiveRoom[] {
+  /**
+   * The public rooms in play, most recently active first: with a shared store, the store's index
+   * (rooms of every node, active within `idleMs`), else the rooms this node holds.
+   */
+  async live(limit = 100): Promise<LiveRoom[]> {
+    const storage = this.#opts.storage;
+    if (storage.listLive) {
+      const since = Date.now() - this.#opts.idleMs;
+      const entries = (await storage.listLive(limit)) as unknown as (LiveRoom & { activeAt?: number })[];
+      return entries
+        .filter((entry) => (entry.activeAt ?? 0) >= since)
+        .map(({ activeAt: _activeAt, ...entry }) => entry);
+    }
     return [...this.#rooms.values()]
       .filter((room) => room.state.public && room.state.result === null)
       .sort((a, b) => b.lastActive - a.lastActive)
-      .map((room): LiveRoom => {
-        const snapshot = snapshotOf(room.state);
-        return {
-          roomId: snapshot.roomId,
-          variant: snapshot.variant,
-          seats: snapshot.seats,
-          moves: snapshot.moves.length,
-          spectators: snapshot.spectators,
-          timeControl: snapshot.timeControl,
-          createdAt: room.state.createdAt,
-        };
-      });
+      .slice(0, limit)
+      .map((room) => liveEntryOf(room.state));
+  }
+
+  /** A shared store: the room's entry in the live list across nodes (removed once it has a result). */
+  #indexLive(state: RoomState): Promise<void> {
+    const index = this.#opts.storage.indexLive;
+    if (!index) return Promise.resolve();
+    const at = Date.now();
+    const entry = state.result === null ? { ...liveEntryOf(state), activeAt: at } : null;
+    return index
+      .call(this.#opts.storage, state.roomId, state.version, entry as StoredData | null, at)
+      .catch((error: unknown) =>
+        this.#opts.log.warn({ err: error, roomId: state.roomId }, 'live list not updated'),
+      );
   }
 
   /** The live room, loading it from storage if needed; null for an unknown id. */
@@ -190,7 +216,7 @@ export class RoomManager {
       try {
         const record = await this.#opts.storage.loadRoom(roomId);
         if (!record) return null;
-        const room = this.#wrap(restoreRoomState(record, { at: this.#now(), abandonGraceMs: this.#graceMs }));
+        const room = this.#wrap(restoreRoomState(record, { ...this.#env, at: this.#now() }));
         this.#rooms.set(roomId, room);
         // The computer's turn goes on after a restart (or on another node of a shared store).
         room.resumeBot();
@@ -252,8 +278,26 @@ export class RoomManager {
         now: this.#now,
         abandonGraceMs: this.#graceMs,
         bots: this.#opts.bots,
+        countRemote: this.#opts.countRemote,
+        ...(this.#opts.storage.indexLive
+          ? { onStored: (after: RoomState) => void this.#indexLive(after) }
+          : {}),
       },
       Date.now(),
     );
   }
+}
+
+/** What `GET /api/live` lists of a room. */
+function liveEntryOf(state: RoomState): LiveRoom {
+  const snapshot = snapshotOf(state);
+  return {
+    roomId: snapshot.roomId,
+    variant: snapshot.variant,
+    seats: snapshot.seats,
+    moves: snapshot.moves.length,
+    spectators: snapshot.spectators,
+    timeControl: snapshot.timeControl,
+    createdAt: state.createdAt,
+  };
 }

@@ -10,13 +10,17 @@ import {
   eventAfter,
   flagDue,
   otherSide,
+  type PresenceCounts,
   type RoomError,
   type RoomState,
   remainingAt,
   roomError,
   sameHashIn,
+  seatConnected,
   seatOf,
   seatTaken,
+  spectatorCount,
+  withClusterPresence,
   withMovePlayed,
   withoutSocket,
   withResult,
@@ -28,17 +32,32 @@ interface Timed {
   readonly at?: number | undefined;
 }
 
+/**
+ * Several nodes: the sockets of the other nodes in the room, counted just before the command
+ * (the room's own node counts its sockets from the state). Absent on a single node.
+ */
+interface Counted {
+  readonly remote?: PresenceCounts | undefined;
+}
+
 export type Command = Timed &
   (
     | /** A socket enters the room; a token hash that matches a seat makes it that seat. */
-    { readonly type: 'join'; readonly socketId: string; readonly tokenHash?: string | undefined }
+    (Counted & { readonly type: 'join'; readonly socketId: string; readonly tokenHash?: string | undefined })
     /** A socket takes a free seat; the token (hashed here) is new and will be handed to it. */
-    | { readonly type: 'claim'; readonly socketId: string; readonly side: Side; readonly tokenHash: string }
+    | (Counted & {
+        readonly type: 'claim';
+        readonly socketId: string;
+        readonly side: Side;
+        readonly tokenHash: string;
+      })
     /** `ply`: the number of moves the sender saw played. */
     | { readonly type: 'move'; readonly socketId: string; readonly move: string; readonly ply: number }
     /** A socket whose connection was recovered comes back to the place it held. */
-    | { readonly type: 'connect'; readonly socketId: string; readonly side: Side | null }
-    | { readonly type: 'disconnect'; readonly socketId: string }
+    | (Counted & { readonly type: 'connect'; readonly socketId: string; readonly side: Side | null })
+    | (Counted & { readonly type: 'disconnect'; readonly socketId: string })
+    /** Several nodes: presence counted again across nodes (before a claim or an abandonment timer). */
+    | { readonly type: 'presence'; readonly remote: PresenceCounts }
     | { readonly type: 'resign'; readonly socketId: string }
     | { readonly type: 'abort'; readonly socketId: string }
     | { readonly type: 'draw-offer'; readonly socketId: string }
@@ -88,15 +107,19 @@ export function reduce(before: RoomState, command: Command): Reduction {
   const state = command.at !== undefined && command.at > before.at ? { ...before, at: command.at } : before;
   switch (command.type) {
     case 'join':
-      return join(state, command.socketId, command.tokenHash);
+      return join(state, command.socketId, command.tokenHash, command.remote);
     case 'claim':
-      return claim(state, command.socketId, command.side, command.tokenHash);
+      return claim(state, command.socketId, command.side, command.tokenHash, command.remote);
     case 'move':
       return move(state, command.socketId, command.move, command.ply);
-    case 'connect':
-      return presence(state, withSocketAt(state, command.socketId, seatStillValid(state, command.side)));
+    case 'connect': {
+      const after = withSocketAt(state, command.socketId, seatStillValid(state, command.side));
+      return presence(state, counted(state, after, command.remote));
+    }
     case 'disconnect':
-      return presence(state, withoutSocket(state, command.socketId));
+      return presence(state, counted(state, withoutSocket(state, command.socketId), command.remote));
+    case 'presence':
+      return presence(state, counted(state, state, command.remote));
     case 'resign':
       return withPlayer(state, command.socketId, (side) =>
         finish(state, { winner: otherSide(side), reason: 'resign' }),
@@ -235,7 +258,11 @@ const seatStillValid = (state: RoomState, side: Side | null): Side | null =>
   side !== null && state.seats[side].tokenHash !== null ? side : null;
 
 const presenceKey = (state: RoomState): string =>
-  `${state.seats.tiger.sockets.length > 0}/${state.seats.goat.sockets.length > 0}/${state.spectators.length}`;
+  `${seatConnected(state, 'tiger')}/${seatConnected(state, 'goat')}/${spectatorCount(state)}`;
+
+/** With several nodes, the presence across nodes after the command; on one node, `after` as it is. */
+const counted = (before: RoomState, after: RoomState, remote: PresenceCounts | undefined): RoomState =>
+  remote && after.presence !== null ? withClusterPresence(before, after, remote) : after;
 
 /** A presence change is an event only when someone can see it (connected flags, spectator count). */
 function presence(before: RoomState, after: RoomState): Reduction {
@@ -244,7 +271,12 @@ function presence(before: RoomState, after: RoomState): Reduction {
   return done(state, [event]);
 }
 
-function join(state: RoomState, socketId: string, tokenHash: string | undefined): Reduction {
+function join(
+  state: RoomState,
+  socketId: string,
+  tokenHash: string | undefined,
+  remote: PresenceCounts | undefined,
+): Reduction {
   let side: Side | null;
   if (tokenHash !== undefined) {
     side = SIDES.find((s) => sameHashIn(state.seats[s].tokenHash, tokenHash)) ?? null;
@@ -253,19 +285,29 @@ function join(state: RoomState, socketId: string, tokenHash: string | undefined)
     // Without a token a socket keeps the seat it already proved it holds; anyone else watches.
     side = seatOf(state, socketId);
   }
-  return presence(state, withSocketAt(state, socketId, side));
+  return presence(state, counted(state, withSocketAt(state, socketId, side), remote));
 }
 
-function claim(state: RoomState, socketId: string, side: Side, tokenHash: string): Reduction {
+function claim(
+  state: RoomState,
+  socketId: string,
+  side: Side,
+  tokenHash: string,
+  remote: PresenceCounts | undefined,
+): Reduction {
   if (state.imported) return fail('NOT_ALLOWED', 'an imported game is a replay: it has no seats to take');
   if (seatTaken(state.seats[side])) return fail('SEAT_TAKEN', `the ${side} seat is taken`);
   const held = seatOf(state, socketId);
   if (held !== null) return fail('NOT_ALLOWED', `this connection already holds the ${held} seat`);
   const seated = withSocketAt(state, socketId, side);
-  const next: RoomState = {
-    ...seated,
-    seats: { ...seated.seats, [side]: { ...seated.seats[side], tokenHash } },
-  };
+  const next: RoomState = counted(
+    state,
+    {
+      ...seated,
+      seats: { ...seated.seats, [side]: { ...seated.seats[side], tokenHash } },
+    },
+    remote,
+  );
   const { state: after, event } = eventAfter(next, 'seat', { side });
   return done(after, [event]);
 }

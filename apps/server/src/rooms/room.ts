@@ -13,7 +13,11 @@ import {
   botSeatOf,
   flagAt,
   flagDue,
+  localPresence,
+  type PresenceCounts,
+  presenceDataOf,
   type RoomState,
+  replay,
   restoreRoomState,
   roomError,
   storedChange,
@@ -33,7 +37,17 @@ export interface RoomDeps {
   readonly abandonGraceMs: number;
   /** Where the computer's moves are searched; without it a bot seat never moves. */
   readonly bots?: RoomBots | undefined;
+  /**
+   * Several nodes: counts the room's sockets on the other nodes (null when they cannot be
+   * counted now). Called in the room's turn before every command that changes presence.
+   */
+  readonly countRemote?: ((roomId: string) => Promise<PresenceCounts | null>) | undefined;
+  /** Several nodes: called after each stored change of a public room (the cross-node live list). */
+  readonly onStored?: ((state: RoomState) => void) | undefined;
 }
+
+/** Commands that move sockets, or recount them: with several nodes they count every node's sockets first. */
+const COUNTED = new Set(['join', 'claim', 'connect', 'disconnect', 'presence']);
 
 export interface RoomBots {
   readonly pool: BotPool;
@@ -111,6 +125,17 @@ export class Room {
       const at = command.at ?? this.#deps.now();
       if (command.type !== 'flag' && flagDue(this.#state, at)) {
         await this.#apply({ type: 'flag', version: this.#state.version, at });
+      }
+      if (
+        (command.type === 'abandon-claim' || command.type === 'abandon-timer') &&
+        this.#state.presence !== null &&
+        this.#deps.countRemote
+      ) {
+        // Several nodes: an abandonment is judged on who is here now, on every node.
+        const { at: judgedAt } = this.#state;
+        const recount = await this.#apply({ type: 'presence', remote: NO_ONE, at });
+        // Nobody came or went: the command that follows is judged at the time it was, not after.
+        if (recount.ok && recount.value.events.length === 0) this.#state = { ...this.#state, at: judgedAt };
       }
       const result = await this.#apply({ ...command, at });
       this.#lastActive = Date.now();
@@ -286,7 +311,7 @@ export class Room {
       return { ok: false, error: roomError('INTERNAL', 'the room could not be read; try again') };
     }
     for (let attempt = 0; ; attempt++) {
-      const result = reduce(this.#state, command);
+      const result = reduce(this.#state, await this.#counted(command));
       if (!result.ok || result.value.events.length === 0) {
         if (result.ok) this.#state = result.value.state;
         return result;
@@ -311,6 +336,7 @@ export class Room {
         continue;
       }
       this.#state = state;
+      if (state.public) this.#deps.onStored?.(state);
       for (const event of events) {
         this.#history.push(event);
         this.#deps.onEvent?.(event);
@@ -324,24 +350,76 @@ export class Room {
     }
   }
 
-  /** A shared store (several nodes): reload first when another node moved the room on. */
+  /** With several nodes, a presence command carries the other nodes' sockets, counted now. */
+  async #counted(command: Command): Promise<Command> {
+    const count = this.#deps.countRemote;
+    const state = this.#state;
+    if (!COUNTED.has(command.type) || state.presence === null || !count) return command;
+    let remote: PresenceCounts | null = null;
+    try {
+      remote = await count(this.id);
+    } catch (error) {
+      this.log.warn({ err: error, command: command.type }, 'presence could not be counted across nodes');
+    }
+    // Not counted (a node is gone and not yet forgotten): the others' last known part.
+    remote ??= remoteEstimate(state.presence, localPresence(state));
+    return { ...command, remote } as Command;
+  }
+
+  /**
+   * A shared store (several nodes): when another node moved the room on, apply the changes it
+   * stored (`changesSince`), or reload the whole room when they cannot be had in one piece.
+   */
   async #refresh(): Promise<void> {
     const storage = this.#deps.storage;
     if (!storage.currentVersion) return;
+    if (storage.changesSince) {
+      const since = this.#state.version;
+      const missing = await storage.changesSince(this.id, since);
+      if (missing === null || missing.version === since) return;
+      if (missing.version > since && this.#catchUp(since, missing.version, missing.changes)) return;
+      await this.#reload();
+      return;
+    }
     const stored = await storage.currentVersion(this.id);
     if (stored !== null && stored !== this.#state.version) await this.#reload();
+  }
+
+  /** Applies the changes after `since` up to `version` through replay; false when they do not fit. */
+  #catchUp(since: number, version: number, changes: readonly StoredChange[]): boolean {
+    let last = since;
+    for (const change of changes) {
+      if (change.version <= last || change.version > version) return false;
+      last = change.version;
+    }
+    try {
+      const caught = changes.reduce(replay, this.#state);
+      this.#state = { ...caught, version };
+      return true;
+    } catch (error) {
+      this.log.warn({ err: error, since, version }, 'catch-up failed; reloading the room');
+      return false;
+    }
   }
 
   async #reload(): Promise<boolean> {
     const record = await this.#deps.storage.loadRoom(this.id);
     if (!record) return false;
-    const fresh = restoreRoomState(record, { at: this.#state.at, abandonGraceMs: this.#deps.abandonGraceMs });
+    const shared = this.#state.presence !== null;
+    const fresh = restoreRoomState(record, {
+      at: this.#state.at,
+      abandonGraceMs: this.#deps.abandonGraceMs,
+      sharedPresence: shared,
+    });
     const { tiger, goat } = this.#state.seats;
+    // One node: presence is this node's, kept; several: the stored presence across nodes.
+    const gone = (side: 'tiger' | 'goat', held: typeof tiger) =>
+      shared ? fresh.seats[side].goneSince : held.goneSince;
     this.#state = {
       ...fresh,
       seats: {
-        tiger: { ...fresh.seats.tiger, sockets: tiger.sockets, goneSince: tiger.goneSince },
-        goat: { ...fresh.seats.goat, sockets: goat.sockets, goneSince: goat.goneSince },
+        tiger: { ...fresh.seats.tiger, sockets: tiger.sockets, goneSince: gone('tiger', tiger) },
+        goat: { ...fresh.seats.goat, sockets: goat.sockets, goneSince: gone('goat', goat) },
       },
       spectators: this.#state.spectators,
     };
@@ -349,7 +427,18 @@ export class Room {
   }
 }
 
-/** The durable part of each event; presence only moves the version on. */
+const NO_ONE: PresenceCounts = { tiger: 0, goat: 0, spectators: 0 };
+
+/** The other nodes' part of the stored presence: the total less this node's sockets. */
+function remoteEstimate(total: PresenceCounts, local: PresenceCounts): PresenceCounts {
+  return {
+    tiger: Math.max(0, total.tiger - local.tiger),
+    goat: Math.max(0, total.goat - local.goat),
+    spectators: Math.max(0, total.spectators - local.spectators),
+  };
+}
+
+/** The durable part of each event; presence on one node only moves the version on. */
 function changesOf(events: readonly RoomEvent[], state: RoomState): StoredChange[] {
   return events.map((event): StoredChange => {
     if (event.type === 'move' && event.move !== undefined) {
@@ -390,7 +479,17 @@ function changesOf(events: readonly RoomEvent[], state: RoomState): StoredChange
     if (event.type === 'seat' && event.side !== undefined) {
       const tokenHash = state.seats[event.side].tokenHash;
       if (tokenHash === null) throw new Error('a seat event for a free seat');
-      return storedChange('seat', event.version, { side: event.side, tokenHash });
+      const presence = presenceDataOf(state);
+      return storedChange('seat', event.version, {
+        side: event.side,
+        tokenHash,
+        ...(presence ? { presence } : {}),
+      });
+    }
+    if (event.type === 'presence') {
+      // Several nodes: presence across nodes is room data; on one node, it only moves the version on.
+      const presence = presenceDataOf(state);
+      if (presence) return storedChange('presence', event.version, presence);
     }
     return { version: event.version, kind: event.type, data: null };
   });

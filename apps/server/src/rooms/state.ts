@@ -118,7 +118,22 @@ export interface RoomState {
   readonly chat: readonly StoredChat[];
   readonly public: boolean;
   readonly imported: boolean;
+  /**
+   * Several nodes (a shared store): who is here across every node, as last counted and stored
+   * (the `presence` change), so that every node shows the same presence and the same `goneSince`.
+   * Null on a single node: presence is then this process's sockets (`seats.*.sockets`, `spectators`).
+   */
+  readonly presence: PresenceCounts | null;
 }
+
+/** Sockets per place in a room: in a seat, or watching. */
+export interface PresenceCounts {
+  readonly tiger: number;
+  readonly goat: number;
+  readonly spectators: number;
+}
+
+export const NO_PRESENCE: PresenceCounts = { tiger: 0, goat: 0, spectators: 0 };
 
 export const DEFAULT_ABANDON_GRACE_MS = 30_000;
 
@@ -127,6 +142,8 @@ export interface RoomEnv {
   /** Now, epoch ms. */
   readonly at: number;
   readonly abandonGraceMs?: number;
+  /** Several nodes share the room: presence is counted across nodes and stored (`presence`). */
+  readonly sharedPresence?: boolean;
 }
 
 export interface RoomError {
@@ -221,6 +238,7 @@ export function newRoomState(
     chat: [],
     public: (setup.public ?? false) && !imported,
     imported: imported !== undefined,
+    presence: env.sharedPresence ? NO_PRESENCE : null,
   };
 }
 
@@ -249,11 +267,23 @@ export const recordOf = (state: RoomState): RoomRecord => ({
 
 const Remaining = z.object({ tiger: z.number(), goat: z.number() });
 
+/** Presence across nodes, as stored: counts per place and, per seat, since when it is empty. */
+const PresenceData = z.object({
+  tiger: z.number().int().min(0),
+  goat: z.number().int().min(0),
+  spectators: z.number().int().min(0),
+  gone: z.object({ tiger: z.number().nullable(), goat: z.number().nullable() }),
+});
+export type PresenceData = z.infer<typeof PresenceData>;
+
 /** The durable changes, by kind; the store keeps their data without looking inside. */
 const CHANGE_DATA = {
   /** `at` and `ms` (the mover's remaining time after the move, increment added) in timed games. */
   move: z.object({ move: z.string(), at: z.number().optional(), ms: z.number().optional() }),
-  seat: z.object({ side: SideSchema, tokenHash: z.string() }),
+  /** `presence`: several nodes only, presence across nodes after the seat was taken. */
+  seat: z.object({ side: SideSchema, tokenHash: z.string(), presence: PresenceData.optional() }),
+  /** Several nodes only (presence on one node is not stored): who is here, across nodes. */
+  presence: PresenceData,
   /** A result decided by the room, with the clocks as they stopped. */
   result: z.object({
     winner: SideSchema.nullable(),
@@ -324,8 +354,32 @@ export function withResult(
   };
 }
 
-/** Replays one stored change onto a room being rebuilt. */
-function replay(state: RoomState, change: StoredChange): RoomState {
+/** The stored form of a room's presence across nodes; null on a single node. */
+export function presenceDataOf(state: RoomState): PresenceData | null {
+  if (state.presence === null) return null;
+  return {
+    ...state.presence,
+    gone: { tiger: state.seats.tiger.goneSince, goat: state.seats.goat.goneSince },
+  };
+}
+
+function withPresenceData(state: RoomState, data: PresenceData): RoomState {
+  const { gone, ...counts } = data;
+  return {
+    ...state,
+    presence: counts,
+    seats: {
+      tiger: { ...state.seats.tiger, goneSince: gone.tiger },
+      goat: { ...state.seats.goat, goneSince: gone.goat },
+    },
+  };
+}
+
+/**
+ * Replays one stored change onto a room being rebuilt (or catching up with changes another
+ * node stored: the changes after its version, in order).
+ */
+export function replay(state: RoomState, change: StoredChange): RoomState {
   switch (change.kind) {
     case 'move': {
       const { move, at, ms } = CHANGE_DATA.move.parse(change.data);
@@ -339,9 +393,12 @@ function replay(state: RoomState, change: StoredChange): RoomState {
       return withMovePlayed(state, side, game, text, change.version, clockAfter);
     }
     case 'seat': {
-      const { side, tokenHash } = CHANGE_DATA.seat.parse(change.data);
-      return { ...state, seats: { ...state.seats, [side]: { ...state.seats[side], tokenHash } } };
+      const { side, tokenHash, presence } = CHANGE_DATA.seat.parse(change.data);
+      const seated = { ...state, seats: { ...state.seats, [side]: { ...state.seats[side], tokenHash } } };
+      return presence ? withPresenceData(seated, presence) : seated;
     }
+    case 'presence':
+      return withPresenceData(state, CHANGE_DATA.presence.parse(change.data));
     case 'result': {
       const { winner, reason, clock } = CHANGE_DATA.result.parse(change.data);
       return withResult(state, { winner, reason }, clock);
@@ -371,14 +428,19 @@ export function restoreRoomState(record: RoomRecord, env: Partial<RoomEnv> = {})
   const init = RoomInit.parse(record.init);
   const start = newRoomState(record.roomId, record.createdAt, init, env);
   const rebuilt = record.changes.reduce(replay, start);
-  // Nobody is connected to a room just loaded: its taken seats are gone from now.
   const at = env.at ?? record.createdAt;
+  if (env.sharedPresence) {
+    // Several nodes: presence is the room's, as stored by the last node that counted it.
+    return { ...rebuilt, version: record.version, at, presence: rebuilt.presence ?? NO_PRESENCE };
+  }
+  // Nobody is connected to a room just loaded: its taken seats are gone from now.
   const gone = (seat: SeatState): SeatState => ({ ...seat, goneSince: seat.tokenHash === null ? null : at });
   return {
     ...rebuilt,
     version: record.version,
     at,
     seats: { tiger: gone(rebuilt.seats.tiger), goat: gone(rebuilt.seats.goat) },
+    presence: null,
   };
 }
 
@@ -403,14 +465,55 @@ export function flagDue(state: RoomState, at: number): boolean {
   return due !== null && at >= due;
 }
 
+/** Whether someone holds `side`'s seat from a socket (on any node, when several share the room). */
+export function seatConnected(state: RoomState, side: Side): boolean {
+  return state.presence ? state.presence[side] > 0 : state.seats[side].sockets.length > 0;
+}
+
+/** How many sockets watch the room (on every node, when several share it). */
+export function spectatorCount(state: RoomState): number {
+  return state.presence ? state.presence.spectators : state.spectators.length;
+}
+
+/** This node's sockets per place. */
+export function localPresence(state: RoomState): PresenceCounts {
+  return {
+    tiger: state.seats.tiger.sockets.length,
+    goat: state.seats.goat.sockets.length,
+    spectators: state.spectators.length,
+  };
+}
+
+/**
+ * Presence across nodes after a command: this node's sockets (already moved by the command) plus
+ * `remote`, the other nodes' sockets. A taken seat whose count falls to 0 is gone from now.
+ */
+export function withClusterPresence(before: RoomState, after: RoomState, remote: PresenceCounts): RoomState {
+  const local = localPresence(after);
+  const counts: PresenceCounts = {
+    tiger: local.tiger + remote.tiger,
+    goat: local.goat + remote.goat,
+    spectators: local.spectators + remote.spectators,
+  };
+  const seat = (side: Side): SeatState => {
+    const held = after.seats[side];
+    if (held.tokenHash === null) return { ...held, goneSince: null };
+    if (counts[side] > 0) return { ...held, goneSince: null };
+    const was = before.seats[side];
+    const wasConnected = seatConnected(before, side) || was.sockets.length > 0;
+    return { ...held, goneSince: wasConnected ? after.at : (was.goneSince ?? after.at) };
+  };
+  return { ...after, presence: counts, seats: { tiger: seat('tiger'), goat: seat('goat') } };
+}
+
 /** The seated player gone long enough for the opponent, who is here, to claim (or about to be). */
 export function abandonOf(state: RoomState): { side: Side; goneSince: number; claimableAt: number } | null {
   if (state.result !== null || state.imported) return null;
   for (const side of SIDES) {
     const seat = state.seats[side];
     const opponent = state.seats[otherSide(side)];
-    if (seat.tokenHash === null || seat.sockets.length > 0 || seat.goneSince === null) continue;
-    if (opponent.tokenHash === null || opponent.sockets.length === 0) continue;
+    if (seat.tokenHash === null || seatConnected(state, side) || seat.goneSince === null) continue;
+    if (opponent.tokenHash === null || !seatConnected(state, otherSide(side))) continue;
     return { side, goneSince: seat.goneSince, claimableAt: seat.goneSince + state.abandonGraceMs };
   }
   return null;
@@ -442,7 +545,7 @@ export function snapshotOf(state: RoomState): Snapshot {
   const seat = (side: Side) => {
     const held = state.seats[side];
     if (held.bot !== null) return { taken: true, connected: true, bot: held.bot };
-    return { taken: held.tokenHash !== null, connected: held.sockets.length > 0 };
+    return { taken: held.tokenHash !== null, connected: seatConnected(state, side) };
   };
   return {
     roomId: state.roomId,
@@ -456,7 +559,7 @@ export function snapshotOf(state: RoomState): Snapshot {
     captured: game.position.goatsCaptured,
     result: state.result ? { ...state.result } : null,
     seats: { tiger: seat('tiger'), goat: seat('goat') },
-    spectators: state.spectators.length,
+    spectators: spectatorCount(state),
     at: state.at,
     timeControl: state.clock ? { ...state.clock.control } : null,
     clock: clockView(state),

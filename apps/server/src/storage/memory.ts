@@ -25,6 +25,12 @@ export function createMemoryStorage(): RoomStorage {
       rooms.set(roomId, { ...record, version: last.version, changes: [...record.changes, ...kept] });
       return { ok: true };
     },
+    async changesSince(roomId, version) {
+      const record = rooms.get(roomId);
+      if (!record) return null;
+      const changes = record.changes.filter((change) => change.version > version);
+      return { version: record.version, changes: structuredClone(changes) };
+    },
     async check() {},
     async close() {},
   };

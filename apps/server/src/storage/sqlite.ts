@@ -59,6 +59,17 @@ export function openSqliteStorage(file: string): RoomStorage {
   const selectChanges = db.prepare<[string], { version: number; kind: string; data: string }>(
     'SELECT version, kind, data FROM room_change WHERE room_id = ? ORDER BY version',
   );
+  const selectRoomVersion = db.prepare<[string], { version: number }>(
+    'SELECT version FROM room WHERE id = ?',
+  );
+  const selectChangesAfter = db.prepare<[string, number], { version: number; kind: string; data: string }>(
+    'SELECT version, kind, data FROM room_change WHERE room_id = ? AND version > ? ORDER BY version',
+  );
+  const changesSinceTx = db.transaction((roomId: string, version: number) => {
+    const row = selectRoomVersion.get(roomId);
+    if (!row) return null;
+    return { version: row.version, changes: selectChangesAfter.all(roomId, version) };
+  });
   const bumpVersion = db.prepare<[number, string, number]>(
     'UPDATE room SET version = ? WHERE id = ? AND version = ?',
   );
@@ -111,6 +122,18 @@ export function openSqliteStorage(file: string): RoomStorage {
     async append(roomId, expectedVersion, changes) {
       assertContiguous(expectedVersion, changes);
       return appendTx.immediate(roomId, expectedVersion, changes);
+    },
+    async changesSince(roomId, version) {
+      const found = changesSinceTx(roomId, version);
+      if (!found) return null;
+      return {
+        version: found.version,
+        changes: found.changes.map((c) => ({
+          version: c.version,
+          kind: c.kind,
+          data: JSON.parse(c.data) as StoredData,
+        })),
+      };
     },
     async check() {
       db.prepare('SELECT 1').get();

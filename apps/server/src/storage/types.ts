@@ -29,6 +29,13 @@ export type AppendResult =
   | { readonly ok: true }
   | { readonly ok: false; readonly storedVersion: number | null };
 
+export interface ChangesSince {
+  /** The stored version now. */
+  readonly version: number;
+  /** The changes with data whose version is above the one asked for, in order. */
+  readonly changes: readonly StoredChange[];
+}
+
 export interface RoomStorage {
   /** Stores a new room. Resolves false when the id is already taken. */
   createRoom(record: RoomRecord): Promise<boolean>;
@@ -45,6 +52,19 @@ export interface RoomStorage {
    * before judging a command, and reloads when another node moved the room on.
    */
   currentVersion?(roomId: string): Promise<number | null>;
+  /**
+   * The room's version and its changes with data after `version`, in order, read at one instant
+   * (null for an unknown room): what a node whose cached room is at `version` has missed. A node
+   * applies them instead of reloading the whole room.
+   */
+  changesSince?(roomId: string, version: number): Promise<ChangesSince | null>;
+  /**
+   * Shared stores only: the index of public rooms in play across nodes. `entry` null removes the
+   * room (it has a result). An update older (by version) than the one indexed is ignored.
+   */
+  indexLive?(roomId: string, version: number, entry: StoredData | null, at: number): Promise<void>;
+  /** The indexed public rooms in play, most recently active first. */
+  listLive?(limit: number): Promise<StoredData[]>;
   /** Throws when the store cannot serve (health check). */
   check(): Promise<void>;
   /** Flushes and releases the store; no call may follow. */

@@ -1,0 +1,130 @@
+/**
+ * Presence and the live list across two nodes (`node dist/server.js` ×2 on one real
+ * redis-server): a player on each node, spectators on both. Run after `pnpm build`.
+ */
+import type { LiveReply, Snapshot } from '@bagh/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, createRoom, expectError, getSnapshot, sleep } from './helpers.js';
+import { type NodeProcess, type RedisProcess, startNode, startRedis } from './multinode-helpers.js';
+
+const GRACE_MS = 1000;
+
+let redis: RedisProcess;
+beforeAll(async () => {
+  redis = await startRedis();
+}, 15_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function node(): Promise<NodeProcess> {
+  const started = await startNode(redis.url, { ABANDON_GRACE_MS: String(GRACE_MS) });
+  cleanup.push(() => started.stop());
+  return started;
+}
+async function client(url: string): Promise<Client> {
+  const c = await Client.connect(url);
+  cleanup.push(() => c.close());
+  return c;
+}
+async function live(url: string): Promise<LiveReply> {
+  const response = await fetch(`${url}/api/live`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as LiveReply;
+}
+
+const presenceOf = (snapshot: Snapshot) => ({
+  tiger: snapshot.seats.tiger.connected,
+  goat: snapshot.seats.goat.connected,
+  spectators: snapshot.spectators,
+});
+
+describe('presence across two nodes', () => {
+  it('counts every node: both seats connected, all spectators; no abandonment claim against a player on the other node', async () => {
+    const [a, b] = await Promise.all([node(), node()]);
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'tiger', public: true });
+    const { roomId } = created;
+
+    // The live list is the cluster's: a public room created on A is listed by B.
+    expect((await live(b.url)).rooms.map((r) => r.roomId)).toContain(roomId);
+
+    const tiger = await client(a.url);
+    const goat = await client(b.url);
+    const watchA = await client(a.url);
+    const watchB = await client(b.url);
+    expect(await tiger.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+      role: 'tiger',
+    });
+    expect(await watchA.request('room:join', { roomId })).toMatchObject({ ok: true, role: 'spectator' });
+    const claimed = await goat.request('seat:claim', { roomId, side: 'goat' });
+    expect(claimed).toMatchObject({ ok: true });
+    // The goat's own snapshot, made on B, already sees the tiger and the spectator on A.
+    expect(presenceOf(claimed.snapshot)).toEqual({ tiger: true, goat: true, spectators: 1 });
+    const joinedB = await watchB.request('room:join', { roomId });
+    expect(presenceOf(joinedB.snapshot)).toEqual({ tiger: true, goat: true, spectators: 2 });
+    const everyone = { tiger: true, goat: true, spectators: 2 };
+    const settled = joinedB.snapshot.version as number;
+    const [seenA, seenB] = await Promise.all([
+      watchA.waitForVersion(settled),
+      watchB.waitForVersion(settled),
+    ]);
+    expect(presenceOf(seenA.snapshot)).toEqual(everyone);
+    expect(presenceOf(seenB.snapshot)).toEqual(everyone);
+    for (const url of [a.url, b.url]) expect(presenceOf(await getSnapshot(url, roomId))).toEqual(everyone);
+
+    // A move on each node: every snapshot, on both nodes, shows the same presence.
+    const g = await goat.request('move', { roomId, move: 'G@c3', ply: 0 });
+    expect(g).toMatchObject({ ok: true });
+    const t = await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 });
+    expect(t).toMatchObject({ ok: true });
+    await Promise.all([watchA.waitForVersion(t.version), watchB.waitForVersion(t.version)]);
+    for (const watcher of [watchA, watchB]) {
+      const after = watcher.events.filter((e) => e.version >= settled);
+      expect(after.map((e) => e.version)).toEqual(after.map((_, i) => settled + i));
+      for (const event of after) expect(presenceOf(event.snapshot)).toEqual(everyone);
+    }
+    for (const url of [a.url, b.url]) {
+      const snapshot = await getSnapshot(url, roomId);
+      expect(presenceOf(snapshot)).toEqual(everyone);
+      expect(snapshot.abandon).toBeNull();
+    }
+    expect((await live(b.url)).rooms.find((r) => r.roomId === roomId)).toMatchObject({
+      moves: 2,
+      spectators: 2,
+      seats: { tiger: { connected: true }, goat: { connected: true } },
+    });
+
+    // The tiger is connected on A: the goat on B has nothing to claim, however long it waits.
+    expectError(await goat.request('abandon:claim', { roomId, outcome: 'win' }), 'NOT_ALLOWED');
+    await sleep(GRACE_MS + 300);
+    expectError(await goat.request('abandon:claim', { roomId, outcome: 'win' }), 'NOT_ALLOWED');
+    expect(presenceOf(await getSnapshot(b.url, roomId))).toEqual(everyone);
+
+    // The tiger's socket goes: both nodes see it gone, the same goneSince; after the grace, the claim works.
+    tiger.close();
+    const goneB = await watchB.waitFor((e) => e.snapshot.seats.tiger.connected === false);
+    const goneA = await watchA.waitFor((e) => e.snapshot.seats.tiger.connected === false);
+    expect(goneA.version).toBe(goneB.version);
+    expect(goneB.snapshot.abandon).toMatchObject({ side: 'tiger', claimable: false });
+    expect(goneA.snapshot.abandon).toEqual(goneB.snapshot.abandon);
+    expect(presenceOf(goneB.snapshot)).toEqual({ tiger: false, goat: true, spectators: 2 });
+    expectError(await goat.request('abandon:claim', { roomId, outcome: 'win' }), 'NOT_ALLOWED');
+    const claimable = await watchB.waitFor((e) => e.snapshot.abandon?.claimable === true, GRACE_MS + 4000);
+    expect(claimable.snapshot.abandon?.side).toBe('tiger');
+    const won = await goat.request('abandon:claim', { roomId, outcome: 'win' });
+    expect(won).toMatchObject({ ok: true });
+    const end = await watchA.waitFor((e) => e.snapshot.result !== null);
+    expect(end.snapshot.result).toEqual({ winner: 'goat', reason: 'abandoned' });
+
+    // A room with a result leaves the live list, on every node.
+    for (const url of [a.url, b.url]) {
+      expect((await live(url)).rooms.map((r) => r.roomId)).not.toContain(roomId);
+    }
+  }, 40_000);
+});
