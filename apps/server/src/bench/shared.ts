@@ -218,6 +218,12 @@ function paced(ratePerRoom: number, lastSentAt: number, send: () => void): void 
   else setTimeout(send, wait);
 }
 
+/** Spreads the rooms' first moves over one period, so a paced run does not start with a burst. */
+function staggered(ratePerRoom: number, first: () => void): void {
+  if (ratePerRoom === 0) first();
+  else setTimeout(first, Math.random() * (1000 / ratePerRoom));
+}
+
 /**
  * Bagh rooms. With several node URLs, room i's goat plays on node i, its tiger on node i+1 and
  * its spectator on node i+1 too (mod the count): every move crosses nodes. The latency measured
@@ -303,7 +309,7 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
     start(m, isRunning) {
       measure = m;
       running = isRunning;
-      for (const slot of slots) next(slot);
+      for (const slot of slots) staggered(options.ratePerRoom, () => move(slot));
     },
     close() {
       for (const slot of slots)
@@ -336,13 +342,13 @@ export async function relayLoad(url: string, rooms: number, options: LoadOptions
       slot.ply++;
       next();
     });
-    return { next, sockets };
+    return { send, sockets };
   });
   return {
     start(m, isRunning) {
       measure = m;
       running = isRunning;
-      for (const slot of slots) slot.next();
+      for (const slot of slots) staggered(options.ratePerRoom, slot.send);
     },
     close() {
       for (const slot of slots) for (const s of slot.sockets) s.disconnect();
