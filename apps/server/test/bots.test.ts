@@ -6,39 +6,30 @@
 import { LEVEL_SETTINGS } from '@bagh/engine';
 import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { createGame, type Game, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppOptions } from '../src/app.js';
-import {
-  Client,
-  createRoom,
-  expectError,
-  getSnapshot,
-  removeDir,
-  sleep,
-  startServer,
-  type TestServer,
-  tempDir,
-} from './helpers.js';
+import { createRoom, expectError, getSnapshot, perTest, sleep, type TestServer } from './helpers.js';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const fixture = perTest();
 
 const MIN_DELAY = 50;
 
-async function server(options: AppOptions = {}, dataDir?: string): Promise<TestServer> {
-  const started = await startServer({
+function server(options: AppOptions = {}, dataDir?: string): Promise<TestServer> {
+  return fixture.server({
     ...(dataDir ? { dataDir } : {}),
     options: { botMinDelayMs: MIN_DELAY, ...options },
   });
-  cleanup.push(() => started.close());
-  return started;
 }
-async function client(url: string): Promise<Client> {
-  const c = await Client.connect(url);
-  cleanup.push(() => c.close());
-  return c;
+
+/** A room against the computer at `bot` level, the player holding `side`. */
+const botRoom = (url: string, side: 'goat' | 'tiger', bot: string) =>
+  createRoom(url, { variant: 'bagh-chal', side, opponent: { bot } });
+
+/** The player of a room made by `botRoom`, connected and joined with its seat token. */
+async function player(url: string, created: { roomId: string; seatToken: string }) {
+  const client = await fixture.client(url);
+  const joined = await client.request('room:join', { roomId: created.roomId, seatToken: created.seatToken });
+  return { client, joined, roomId: created.roomId };
 }
 
 function gameOf(moves: readonly string[]): Game {
@@ -60,11 +51,7 @@ describe('a room against the computer', () => {
     timeout: 40_000,
   }, async () => {
     const { url } = await server();
-    const created = await createRoom(url, {
-      variant: 'bagh-chal',
-      side: 'goat',
-      opponent: { bot: 'beginner' },
-    });
+    const created = await botRoom(url, 'goat', 'beginner');
     expect(created.side).toBe('goat');
     const snapshot = await getSnapshot(url, created.roomId);
     expect(snapshot.seats).toEqual({
@@ -72,12 +59,10 @@ describe('a room against the computer', () => {
       goat: { taken: true, connected: false },
     });
 
-    const goat = await client(url);
-    const { roomId } = created;
-    const joined = await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const { client: goat, joined, roomId } = await player(url, created);
     expect(joined).toMatchObject({ ok: true, role: 'goat' });
     // The bot's seat cannot be claimed, and it takes no draws.
-    const other = await client(url);
+    const other = await fixture.client(url);
     expectError(await other.request('seat:claim', { roomId, side: 'tiger' }), 'SEAT_TAKEN');
     expectError(await goat.request('draw:offer', { roomId }), 'NOT_ALLOWED');
 
@@ -110,13 +95,7 @@ describe('a room against the computer', () => {
 
   it('moves first when it holds the side that opens', async () => {
     const { url } = await server();
-    const created = await createRoom(url, {
-      variant: 'bagh-chal',
-      side: 'tiger',
-      opponent: { bot: 'casual' },
-    });
-    const tiger = await client(url);
-    await tiger.request('room:join', { roomId: created.roomId, seatToken: created.seatToken });
+    const { client: tiger } = await player(url, await botRoom(url, 'tiger', 'casual'));
     const bot = await tiger.waitFor((e) => e.type === 'move');
     expect(bot.side).toBe('goat');
     expect(bot.move).toMatch(/^G@/);
@@ -125,14 +104,7 @@ describe('a room against the computer', () => {
 
   it('does nothing when the player resigns before its answer', async () => {
     const { url } = await server({ botMinDelayMs: 600 });
-    const created = await createRoom(url, {
-      variant: 'bagh-chal',
-      side: 'goat',
-      opponent: { bot: 'beginner' },
-    });
-    const { roomId } = created;
-    const goat = await client(url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const { client: goat, roomId } = await player(url, await botRoom(url, 'goat', 'beginner'));
     expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
     expect(await goat.request('resign', { roomId })).toMatchObject({ ok: true });
     await sleep(LEVEL_SETTINGS.beginner.budgetMs + 600 + 300);
@@ -146,24 +118,17 @@ describe('a room against the computer', () => {
   });
 
   it('resumes its turn after a restart', { timeout: 30_000 }, async () => {
-    const dataDir = tempDir();
-    cleanup.push(() => removeDir(dataDir));
+    const dataDir = fixture.dataDir();
     // A long least delay: the server stops while the bot still "thinks".
-    const first = await startServer({ dataDir, options: { botMinDelayMs: 5000 } });
-    const created = await createRoom(first.url, {
-      variant: 'bagh-chal',
-      side: 'goat',
-      opponent: { bot: 'strong' },
-    });
-    const { roomId } = created;
-    const goat = await Client.connect(first.url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const first = await server({ botMinDelayMs: 5000 }, dataDir);
+    const created = await botRoom(first.url, 'goat', 'strong');
+    const { client: goat, roomId } = await player(first.url, created);
     expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
     await first.close();
     goat.close();
 
     const second = await server({}, dataDir);
-    const again = await client(second.url);
+    const again = await fixture.client(second.url);
     const joined = await again.request('room:join', { roomId, seatToken: created.seatToken });
     expect(joined).toMatchObject({ ok: true, role: 'goat' });
     const snap = joined.snapshot as Snapshot;
@@ -178,14 +143,7 @@ describe('a room against the computer', () => {
 
   it('starts the rematch at once, sides swapped, against the same level', async () => {
     const { url } = await server();
-    const created = await createRoom(url, {
-      variant: 'bagh-chal',
-      side: 'goat',
-      opponent: { bot: 'casual' },
-    });
-    const { roomId } = created;
-    const goat = await client(url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const { client: goat, roomId } = await player(url, await botRoom(url, 'goat', 'casual'));
     expectError(await goat.request('rematch:offer', { roomId }), 'NOT_ALLOWED'); // not over yet
     await goat.request('resign', { roomId });
     const assigned = new Promise<{ roomId: string; side: string; seatToken: string }>((resolve) =>
@@ -198,7 +156,7 @@ describe('a room against the computer', () => {
     expect(seat).toMatchObject({ roomId: ack.roomId, side: 'tiger' });
     const old = await getSnapshot(url, roomId);
     expect(old.rematch).toEqual({ offeredBy: 'goat', roomId: ack.roomId });
-    const next = await client(url);
+    const next = await fixture.client(url);
     const joined = await next.request('room:join', { roomId: ack.roomId, seatToken: seat.seatToken });
     expect(joined).toMatchObject({ ok: true, role: 'tiger' });
     expect(joined.snapshot.seats.goat.bot).toBe('casual');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AckError, CreateRoomReply, RoomEvent, Snapshot } from '@bagh/protocol';
 import { type Socket as ClientSocket, io } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
 import { makeConfig } from '../src/config.js';
 
@@ -116,3 +117,146 @@ export function expectError(ack: unknown, code: string): AckError {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One server for the whole test file: started before its first test, closed (its data removed) after the last. */
+export function sharedServer(options?: AppOptions): { readonly url: string } {
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startServer(options ? { options } : {});
+  });
+  afterAll(async () => {
+    if (!started) return;
+    await started.close();
+    removeDir(started.dataDir);
+  });
+  return {
+    get url() {
+      if (!started) throw new Error('the shared server has not started');
+      return started.url;
+    },
+  };
+}
+
+type Step = () => Promise<void> | void;
+
+/** A Bagh Chal room created with the goat side: the creator holds the goat, `tiger` has claimed the tiger. */
+export interface Seated {
+  readonly created: CreateRoomReply;
+  readonly roomId: string;
+  readonly goat: Client;
+  readonly tiger: Client;
+  // biome-ignore lint/suspicious/noExplicitAny: acks are checked by each test
+  readonly joined: any;
+  // biome-ignore lint/suspicious/noExplicitAny: acks are checked by each test
+  readonly claimed: any;
+}
+
+/** `Seated`, plus a spectator; the seats and the spectator checked, both seat tokens at hand. */
+export interface Table extends Seated {
+  readonly watcher: Client;
+  readonly tokens: { readonly goat: string; readonly tiger: string };
+}
+
+export interface PerTest {
+  /** Runs `step` after the current test; the steps run last first. */
+  defer(step: Step): void;
+  /** A temporary data directory, removed after the test. */
+  dataDir(): string;
+  /** A server, closed after the test (and its data directory removed, when it made its own). */
+  server(opts?: { dataDir?: string; options?: AppOptions }): Promise<TestServer>;
+  /** A connected client, closed after the test. */
+  client(url: string): Promise<Client>;
+  /** A client on each of `urls`, connected one after the other. */
+  clients<const U extends readonly string[]>(...urls: U): Promise<{ -readonly [K in keyof U]: Client }>;
+  /** A room on `url` (`body` added to the goat-side Bagh Chal request) with both seats taken. */
+  seat(url: string, body?: Record<string, unknown>): Promise<Seated>;
+  /** `seat`, then a spectator joins; checks the roles and the claim. */
+  table(url: string, body?: Record<string, unknown>): Promise<Table>;
+}
+
+/** What a test makes and must undo: call once at the top of a test file (it registers an afterEach). */
+export function perTest(): PerTest {
+  const steps: Step[] = [];
+  afterEach(async () => {
+    for (const step of steps.splice(0).reverse()) await step();
+  });
+  const defer = (step: Step): void => {
+    steps.push(step);
+  };
+  const client = async (url: string): Promise<Client> => {
+    const c = await Client.connect(url);
+    defer(() => c.close());
+    return c;
+  };
+  const seat = async (url: string, body: Record<string, unknown> = {}): Promise<Seated> => {
+    const created = await createRoom(url, { variant: 'bagh-chal', side: 'goat', ...body });
+    const { roomId } = created;
+    const goat = await client(url);
+    const tiger = await client(url);
+    const joined = await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    return { created, roomId, goat, tiger, joined, claimed };
+  };
+  return {
+    defer,
+    dataDir() {
+      const dir = tempDir();
+      defer(() => removeDir(dir));
+      return dir;
+    },
+    async server(opts = {}) {
+      const started = await startServer(opts);
+      if (opts.dataDir === undefined) defer(() => removeDir(started.dataDir));
+      defer(() => started.close());
+      return started;
+    },
+    client,
+    async clients<const U extends readonly string[]>(...urls: U) {
+      const connected: Client[] = [];
+      for (const url of urls) connected.push(await client(url));
+      return connected as { -readonly [K in keyof U]: Client };
+    },
+    seat,
+    async table(url, body = {}) {
+      const seated = await seat(url, body);
+      const watcher = await client(url);
+      expect(seated.joined).toMatchObject({ role: 'goat' });
+      expect(seated.claimed.ok).toBe(true);
+      expect(await watcher.request('room:join', { roomId: seated.roomId })).toMatchObject({
+        role: 'spectator',
+      });
+      const tokens = { goat: seated.created.seatToken, tiger: seated.claimed.seatToken as string };
+      return { ...seated, watcher, tokens };
+    },
+  };
+}
+
+/** Plays `moves` from ply `from`, goat and tiger alternating (Bagh Chal: goats first); each must be acked ok. */
+export async function playMoves(
+  t: { readonly roomId: string; readonly goat: Client; readonly tiger: Client },
+  moves: readonly string[],
+  from = 0,
+): Promise<number> {
+  let version = 0;
+  for (const [i, move] of moves.entries()) {
+    const ply = from + i;
+    const player = ply % 2 === 0 ? t.goat : t.tiger;
+    const ack = await player.request('move', { roomId: t.roomId, move, ply });
+    expect(ack, `${move} at ${ply}`).toMatchObject({ ok: true });
+    version = ack.version;
+  }
+  return version;
+}
+
+/** The texts of the moves `client` has seen broadcast. */
+export const movesSeen = (client: Client): (string | undefined)[] =>
+  client.events.filter((e) => e.type === 'move').map((e) => e.move);
+
+/** Polls `condition` every 20 ms until it holds. */
+export async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(20);
+  }
+}

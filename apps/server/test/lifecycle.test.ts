@@ -3,85 +3,35 @@
  * rematch, chat, the live list, record export/import, and clocks across a restart.
  */
 import type { ChatMessage, RoomEvent, SeatAssigned, Snapshot } from '@bagh/protocol';
-import type { Side } from '@bagh/rules';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  Client,
-  createRoom,
+  type Client,
   expectError,
   getSnapshot,
-  removeDir,
+  perTest,
+  playMoves,
+  sharedServer,
   sleep,
-  startServer,
-  type TestServer,
-  tempDir,
+  type Table,
 } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 
 const GRACE_MS = 200;
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ options: { abandonGraceMs: GRACE_MS } });
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-});
+const server = sharedServer({ abandonGraceMs: GRACE_MS });
+const fixture = perTest();
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function client(url = server.url): Promise<Client> {
-  const c = await Client.connect(url);
-  cleanup.push(() => c.close());
-  return c;
-}
-
-interface Table {
-  roomId: string;
-  goat: Client;
-  tiger: Client;
-  watcher: Client;
-  tokens: Record<Side, string>;
-}
+const client = (url = server.url): Promise<Client> => fixture.client(url);
 
 /** A room with the goat (creator), the tiger (claimed) and a spectator, all joined. */
-async function table(body: Record<string, unknown> = {}, url = server.url): Promise<Table> {
-  const created = await createRoom(url, { variant: 'bagh-chal', side: 'goat', ...body });
-  const { roomId } = created;
-  const goat = await client(url);
-  const tiger = await client(url);
-  const watcher = await client(url);
-  expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
-    role: 'goat',
-  });
-  const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
-  expect(claimed.ok).toBe(true);
-  expect(await watcher.request('room:join', { roomId })).toMatchObject({ role: 'spectator' });
-  return { roomId, goat, tiger, watcher, tokens: { goat: created.seatToken, tiger: claimed.seatToken } };
-}
-
-/** Plays `moves` from ply `from`, goat and tiger alternating (Bagh Chal: goats first). */
-async function play(t: Table, moves: readonly string[], from = 0): Promise<number> {
-  let version = 0;
-  for (const [i, move] of moves.entries()) {
-    const ply = from + i;
-    const player = ply % 2 === 0 ? t.goat : t.tiger;
-    const ack = await player.request('move', { roomId: t.roomId, move, ply });
-    expect(ack, `${move} at ${ply}`).toMatchObject({ ok: true });
-    version = ack.version;
-  }
-  return version;
-}
+const table = (body: Record<string, unknown> = {}, url = server.url): Promise<Table> =>
+  fixture.table(url, body);
 
 const lastEvent = (c: Client): RoomEvent => c.events[c.events.length - 1]!;
 
 describe('resign', () => {
   it('ends the game for the other side; spectators cannot, and nothing moves after', async () => {
     const t = await table();
-    await play(t, ['G@c3']);
+    await playMoves(t, ['G@c3']);
     expectError(await t.watcher.request('resign', { roomId: t.roomId }), 'UNAUTHORIZED');
     const ack = await t.tiger.request('resign', { roomId: t.roomId });
     expect(ack).toEqual({ ok: true, version: expect.any(Number) });
@@ -99,13 +49,13 @@ describe('resign', () => {
 describe('abort', () => {
   it('is allowed while a side has not moved, and NOT_ALLOWED once both have', async () => {
     const early = await table();
-    await play(early, ['G@c3']);
+    await playMoves(early, ['G@c3']);
     const ack = await early.tiger.request('abort', { roomId: early.roomId });
     expect(ack.ok).toBe(true);
     expect((await getSnapshot(server.url, early.roomId)).result).toEqual({ winner: null, reason: 'aborted' });
 
     const late = await table();
-    await play(late, ['G@c3', 'a1-b1']);
+    await playMoves(late, ['G@c3', 'a1-b1']);
     expectError(await late.goat.request('abort', { roomId: late.roomId }), 'NOT_ALLOWED');
     expectError(await late.watcher.request('abort', { roomId: late.roomId }), 'UNAUTHORIZED');
     expect((await getSnapshot(server.url, late.roomId)).result).toBeNull();
@@ -142,9 +92,9 @@ describe('draw offers', () => {
   it("an offer lapses when the offerer's opponent moves, not when the offerer does", async () => {
     const t = await table();
     await t.goat.request('draw:offer', { roomId: t.roomId });
-    await play(t, ['G@c3']);
+    await playMoves(t, ['G@c3']);
     expect((await getSnapshot(server.url, t.roomId)).drawOffer).toBe('goat');
-    await play(t, ['a1-b1'], 1);
+    await playMoves(t, ['a1-b1'], 1);
     expect((await getSnapshot(server.url, t.roomId)).drawOffer).toBeNull();
     expectError(await t.tiger.request('draw:accept', { roomId: t.roomId }), 'NOT_ALLOWED');
   });
@@ -156,7 +106,7 @@ describe('clocks', () => {
     const start = await getSnapshot(server.url, t.roomId);
     expect(start.clock).toEqual({ tiger: 300, goat: 300, running: null });
     expect(start.timeControl).toEqual({ initialMs: 300, incrementMs: 0 });
-    await play(t, ['G@c3']); // the first move starts the tiger's clock
+    await playMoves(t, ['G@c3']); // the first move starts the tiger's clock
     const ended = await t.watcher.waitFor((e) => e.type === 'result', 3000);
     expect(ended.snapshot.result).toEqual({ winner: 'goat', reason: 'timeout' });
     expect(ended.snapshot.clock).toMatchObject({ tiger: 0, goat: 300, running: null });
@@ -165,9 +115,9 @@ describe('clocks', () => {
 
   it("a move deducts the mover's time and adds the increment; the other clock runs", async () => {
     const t = await table({ clock: { initialMs: 60_000, incrementMs: 2_000 } });
-    await play(t, ['G@c3']);
+    await playMoves(t, ['G@c3']);
     await sleep(120);
-    const version = await play(t, ['a1-b1'], 1);
+    const version = await playMoves(t, ['a1-b1'], 1);
     const seen = (await t.watcher.waitForVersion(version)).snapshot;
     expect(seen.clock!.running).toBe('goat');
     expect(seen.clock!.goat).toBe(60_000); // the first move is free
@@ -185,7 +135,7 @@ describe('clocks', () => {
 describe('abandonment', () => {
   it('the opponent may claim once the grace period is over, not before', async () => {
     const t = await table();
-    await play(t, ['G@c3', 'a1-b1']);
+    await playMoves(t, ['G@c3', 'a1-b1']);
     t.tiger.close();
     const gone = await t.goat.waitFor((e) => e.type === 'presence' && !e.snapshot.seats.tiger.connected);
     expect(gone.snapshot.abandon).toMatchObject({ side: 'tiger', claimable: false });
@@ -218,7 +168,7 @@ describe('abandonment', () => {
 
   it('a player who returns in time just continues', async () => {
     const t = await table();
-    await play(t, ['G@c3']);
+    await playMoves(t, ['G@c3']);
     t.tiger.close();
     await t.goat.waitFor((e) => e.snapshot.abandon?.side === 'tiger');
     await sleep(GRACE_MS / 4);
@@ -247,7 +197,7 @@ describe('rematch', () => {
     t.watcher.socket.on('seat:assigned', (a: SeatAssigned) => assigned.watcher.push(a));
 
     expectError(await t.goat.request('rematch:offer', { roomId: t.roomId }), 'NOT_ALLOWED'); // in play
-    await play(t, ['G@c3']);
+    await playMoves(t, ['G@c3']);
     await t.goat.request('resign', { roomId: t.roomId });
     expectError(await t.tiger.request('rematch:accept', { roomId: t.roomId }), 'NOT_ALLOWED'); // no offer
     const offered = await t.goat.request('rematch:offer', { roomId: t.roomId });
@@ -376,7 +326,7 @@ describe('GET /api/live', () => {
   it('lists public rooms in play, never private ones, and drops a finished game', async () => {
     const open = await table({ public: true, clock: { initialMs: 300_000, incrementMs: 3_000 } });
     const hidden = await table({ public: false });
-    await play(open, ['G@c3', 'a1-b1']);
+    await playMoves(open, ['G@c3', 'a1-b1']);
     const list = async () =>
       ((await (await fetch(`${server.url}/api/live`)).json()) as { rooms: { roomId: string }[] }).rooms;
     const live = await list();
@@ -418,7 +368,7 @@ describe('game records', () => {
 
   it('export then import reproduces the game, with a result decided by the room', async () => {
     const t = await table();
-    await play(t, ['G@c3', 'a1-b1', 'G@d3']);
+    await playMoves(t, ['G@c3', 'a1-b1', 'G@d3']);
     await t.tiger.request('resign', { roomId: t.roomId });
     const record = await recordOf(t.roomId);
     expect(record).toContain('[Variant "bagh-chal"]');
@@ -445,14 +395,14 @@ describe('game records', () => {
 
   it('a game ended by the rules, and an unfinished one, round-trip too', async () => {
     const t = await table();
-    await play(t, BAGH_CHAL_TIGER_WIN);
+    await playMoves(t, BAGH_CHAL_TIGER_WIN);
     const record = await recordOf(t.roomId);
     const { roomId } = (await (await importRecord(record)).json()) as { roomId: string };
     expect((await getSnapshot(server.url, roomId)).result).toEqual({ winner: 'tiger', reason: 'captures' });
     expect(gameOf(await recordOf(roomId))).toBe(gameOf(record));
 
     const open = await table();
-    await play(open, ['G@c3']);
+    await playMoves(open, ['G@c3']);
     const unfinished = await recordOf(open.roomId);
     expect(unfinished).toContain('[Result "*"]');
     const imported = (await (await importRecord(unfinished)).json()) as { roomId: string };
@@ -477,25 +427,18 @@ describe('game records', () => {
 
 describe('restart', () => {
   it('a timed game keeps its remaining times, draw offer and chat across a restart', async () => {
-    const dataDir = tempDir();
-    cleanup.push(() => removeDir(dataDir));
-    const first = await startServer({ dataDir });
-    let firstClosed = false;
-    cleanup.push(async () => {
-      if (!firstClosed) await first.close();
-    });
+    const dataDir = fixture.dataDir();
+    const first = await fixture.server({ dataDir });
     const t = await table({ clock: { initialMs: 90_000, incrementMs: 5_000 } }, first.url);
-    await play(t, ['G@c3', 'a1-b1', 'G@d3']);
+    await playMoves(t, ['G@c3', 'a1-b1', 'G@d3']);
     await t.tiger.request('draw:offer', { roomId: t.roomId });
     await t.goat.request('chat:send', { roomId: t.roomId, channel: 'players', text: 'brb' });
     const before = await getSnapshot(first.url, t.roomId);
     expect(before.clock!.running).toBe('tiger');
     await first.close();
-    firstClosed = true;
 
     const stoppedAt = Date.now();
-    const second = await startServer({ dataDir });
-    cleanup.push(() => second.close());
+    const second = await fixture.server({ dataDir });
     const after = await getSnapshot(second.url, t.roomId);
     expect(after.moves).toEqual(['G@c3', 'a1-b1', 'G@d3']);
     expect(after.timeControl).toEqual({ initialMs: 90_000, incrementMs: 5_000 });

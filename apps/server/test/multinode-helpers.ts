@@ -2,103 +2,25 @@
  * Multi-node test support: a real redis-server on a free loopback port, and server nodes run as
  * separate processes (`node dist/server.js`, as in production) sharing it through REDIS_URL.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient } from 'redis';
-import { removeDir, sleep, tempDir } from './helpers.js';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  assertRedisInstalled,
+  freePort,
+  type LocalRedis,
+  startLocalRedis,
+  stopProcess,
+} from '../src/cluster/local-redis.js';
+import { type PerTest, removeDir, tempDir } from './helpers.js';
+
+export { assertRedisInstalled, freePort, stopProcess };
+export type RedisProcess = LocalRedis;
+export const startRedis = startLocalRedis;
 
 const SERVER_JS = fileURLToPath(new URL('../dist/server.js', import.meta.url));
-const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
-
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-export interface RedisProcess {
-  readonly url: string;
-  readonly port: number;
-  stop(): Promise<void>;
-}
-
-/** Fails with a clear message (never skips) when redis-server is not installed. */
-export function assertRedisInstalled(): void {
-  const probe = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(
-      `the multi-node tests need a real redis-server, and '${REDIS_SERVER}' cannot be run ` +
-        `(${probe.error?.message ?? `exit ${probe.status}`}). Install it: apt-get install redis-server ` +
-        '(.ci/run does), or point REDIS_SERVER at the binary.',
-    );
-  }
-}
-
-/** Starts `redis-server` on a free loopback port, without persistence; resolves once it answers. */
-export async function startRedis(): Promise<RedisProcess> {
-  assertRedisInstalled();
-  for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
-    const child = spawn(
-      REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const url = `redis://127.0.0.1:${port}`;
-    if (await answers(url, child, 5000)) {
-      return { url, port, stop: () => stopProcess(child) };
-    }
-    await stopProcess(child);
-    if (attempt >= 2) throw new Error(`redis-server did not start on port ${port}:\n${output}`);
-  }
-}
-
-async function answers(url: string, child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && child.exitCode === null) {
-    const client = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 500 } });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      await client.ping();
-      await client.close();
-      return true;
-    } catch {
-      if (client.isOpen) client.destroy();
-      await sleep(50);
-    }
-  }
-  return false;
-}
-
-/** SIGTERM, then SIGKILL after a while; resolves when the process has exited. */
-export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill(signal);
-  });
-}
 
 export interface NodeProcess {
   readonly url: string;
@@ -172,5 +94,28 @@ export async function startNode(redisUrl: string, env: Record<string, string> = 
       await stopProcess(child, 'SIGKILL');
       cleanup();
     },
+  };
+}
+
+/**
+ * A redis-server for the whole test file (started before its first test, stopped after the last),
+ * and a way to start nodes on it with `env` (plus `extra`), each stopped after its test by `fixture`.
+ */
+export function redisNodes(
+  fixture: PerTest,
+  env: Record<string, string> = {},
+): (extra?: Record<string, string>) => Promise<NodeProcess> {
+  let redis: RedisProcess | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 15_000);
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return async (extra = {}) => {
+    if (!redis) throw new Error('redis-server has not started');
+    const started = await startNode(redis.url, { ...env, ...extra });
+    fixture.defer(() => started.stop());
+    return started;
   };
 }

@@ -3,35 +3,15 @@
  * redis-server): a player on each node, spectators on both. Run after `pnpm build`.
  */
 import type { LiveReply, Snapshot } from '@bagh/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createRoom, expectError, getSnapshot, sleep } from './helpers.js';
-import { type NodeProcess, type RedisProcess, startNode, startRedis } from './multinode-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createRoom, expectError, getSnapshot, perTest, sleep } from './helpers.js';
+import { redisNodes } from './multinode-helpers.js';
 
 const GRACE_MS = 1000;
 
-let redis: RedisProcess;
-beforeAll(async () => {
-  redis = await startRedis();
-}, 15_000);
-afterAll(async () => {
-  await redis?.stop();
-});
+const fixture = perTest();
+const node = redisNodes(fixture, { ABANDON_GRACE_MS: String(GRACE_MS) });
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function node(): Promise<NodeProcess> {
-  const started = await startNode(redis.url, { ABANDON_GRACE_MS: String(GRACE_MS) });
-  cleanup.push(() => started.stop());
-  return started;
-}
-async function client(url: string): Promise<Client> {
-  const c = await Client.connect(url);
-  cleanup.push(() => c.close());
-  return c;
-}
 async function live(url: string): Promise<LiveReply> {
   const response = await fetch(`${url}/api/live`);
   expect(response.status).toBe(200);
@@ -53,10 +33,7 @@ describe('presence across two nodes', () => {
     // The live list is the cluster's: a public room created on A is listed by B.
     expect((await live(b.url)).rooms.map((r) => r.roomId)).toContain(roomId);
 
-    const tiger = await client(a.url);
-    const goat = await client(b.url);
-    const watchA = await client(a.url);
-    const watchB = await client(b.url);
+    const [tiger, goat, watchA, watchB] = await fixture.clients(a.url, b.url, a.url, b.url);
     expect(await tiger.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
       ok: true,
       role: 'tiger',

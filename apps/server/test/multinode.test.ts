@@ -4,34 +4,14 @@
  */
 import type { RoomEvent } from '@bagh/protocol';
 import { createGame, legalMoves, makeMove, playMoveTexts, type Side } from '@bagh/rules';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createRoom, getSnapshot } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type Client, createRoom, getSnapshot, perTest, playMoves, waitUntil } from './helpers.js';
 import { BAGH_CHAL_GOAT_WIN, BAGH_CHAL_TIGER_WIN } from './lines.js';
-import { type NodeProcess, type RedisProcess, startNode, startRedis } from './multinode-helpers.js';
+import { redisNodes } from './multinode-helpers.js';
 
-let redis: RedisProcess;
-beforeAll(async () => {
-  redis = await startRedis();
-}, 15_000);
-afterAll(async () => {
-  await redis?.stop();
-});
-
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function node(): Promise<NodeProcess> {
-  const started = await startNode(redis.url);
-  cleanup.push(() => started.stop());
-  return started;
-}
-async function client(url: string): Promise<Client> {
-  const c = await Client.connect(url);
-  cleanup.push(() => c.close());
-  return c;
-}
+const fixture = perTest();
+const node = redisNodes(fixture);
+const client = (url: string) => fixture.client(url);
 
 const gameEvents = (events: readonly RoomEvent[], from: number) =>
   events.filter((e) => e.version > from).map((e) => `${e.version}:${e.type}:${e.move ?? ''}`);
@@ -44,10 +24,7 @@ describe('two nodes sharing one Redis', () => {
     // The room is live on B (loaded from Redis) before anything happens on A.
     expect((await getSnapshot(b.url, roomId)).version).toBe(0);
 
-    const goat = await client(a.url);
-    const tiger = await client(b.url);
-    const watchA = await client(a.url);
-    const watchB = await client(b.url);
+    const [goat, tiger, watchA, watchB] = await fixture.clients(a.url, b.url, a.url, b.url);
     expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
       ok: true,
       role: 'goat',
@@ -92,21 +69,13 @@ describe('two nodes sharing one Redis', () => {
 
   it('finishes a game on the other node after one node is killed mid-game', async () => {
     const [a, b] = await Promise.all([node(), node()]);
-    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const goat = await client(a.url);
-    const tiger = await client(a.url);
+    const seated = await fixture.seat(a.url);
+    const { created, roomId, goat, tiger } = seated;
+    const tigerToken = seated.claimed.seatToken;
     const watcher = await client(b.url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
-    const { seatToken: tigerToken } = await tiger.request('seat:claim', { roomId, side: 'tiger' });
     await watcher.request('room:join', { roomId });
     const half = 5;
-    for (let ply = 0; ply < half; ply++) {
-      const player = ply % 2 === 0 ? goat : tiger;
-      expect(await player.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[ply], ply })).toMatchObject({
-        ok: true,
-      });
-    }
+    await playMoves(seated, BAGH_CHAL_TIGER_WIN.slice(0, half));
     const before = await getSnapshot(b.url, roomId);
     expect(before.moves).toEqual(BAGH_CHAL_TIGER_WIN.slice(0, half));
 
@@ -124,12 +93,7 @@ describe('two nodes sharing one Redis', () => {
       ok: true,
       role: 'tiger',
     });
-    for (let ply = half; ply < BAGH_CHAL_TIGER_WIN.length; ply++) {
-      const player = ply % 2 === 0 ? goat2 : tiger2;
-      expect(await player.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[ply], ply })).toMatchObject({
-        ok: true,
-      });
-    }
+    await playMoves({ roomId, goat: goat2, tiger: tiger2 }, BAGH_CHAL_TIGER_WIN.slice(half), half);
     const end = await getSnapshot(b.url, roomId);
     expect(end.moves).toEqual(BAGH_CHAL_TIGER_WIN);
     expect(end.result).toEqual({ winner: 'tiger', reason: 'captures' });
@@ -177,20 +141,11 @@ describe('two nodes sharing one Redis', () => {
   }, 30_000);
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('two nodes and the computer', () => {
   it('plays against the computer with the player on both nodes: one answer per move', {
     timeout: 40_000,
   }, async () => {
-    const a = await startNode(redis.url, { BOT_MIN_DELAY_MS: '100' });
-    cleanup.push(() => a.stop());
+    const a = await node({ BOT_MIN_DELAY_MS: '100' });
     const b = await node();
     const created = await createRoom(a.url, {
       variant: 'bagh-chal',

@@ -1,58 +1,26 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { io } from 'socket.io-client';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  Client,
-  createRoom,
-  getSnapshot,
-  removeDir,
-  sleep,
-  startServer,
-  type TestServer,
-  tempDir,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createRoom, getSnapshot, movesSeen, perTest, playMoves, sleep } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function server(dataDir: string, historySize?: number): Promise<TestServer> {
-  const started = await startServer({ dataDir, ...(historySize ? { options: { historySize } } : {}) });
-  cleanup.push(() => started.close());
-  return started;
-}
-async function client(url: string): Promise<Client> {
-  const c = await Client.connect(url);
-  cleanup.push(() => c.close());
-  return c;
-}
+const fixture = perTest();
 
 describe('nothing is lost when the server stops', () => {
   it('a game interrupted by a shutdown is finished after re-joining with the seat tokens', async () => {
-    const dataDir = tempDir();
-    cleanup.push(() => removeDir(dataDir));
-    const first = await server(dataDir);
-    const created = await createRoom(first.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const goat = await client(first.url);
-    const tiger = await client(first.url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
-    const { seatToken: tigerToken } = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    const dataDir = fixture.dataDir();
+    const first = await fixture.server({ dataDir });
+    const seated = await fixture.seat(first.url);
+    const { created, roomId, goat } = seated;
+    const tigerToken = seated.claimed.seatToken;
     const half = 5;
-    for (let ply = 0; ply < half; ply++) {
-      const player = ply % 2 === 0 ? goat : tiger;
-      expect(await player.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[ply], ply })).toMatchObject({
-        ok: true,
-      });
-    }
+    await playMoves(seated, BAGH_CHAL_TIGER_WIN.slice(0, half));
     const before = await getSnapshot(first.url, roomId);
     await first.close();
     expect(goat.socket.connected).toBe(false);
 
-    const second = await server(dataDir);
+    const second = await fixture.server({ dataDir });
     const after = await getSnapshot(second.url, roomId);
     expect(after.moves).toEqual(BAGH_CHAL_TIGER_WIN.slice(0, half));
     expect(after.position).toBe(before.position);
@@ -62,9 +30,9 @@ describe('nothing is lost when the server stops', () => {
       goat: { taken: true, connected: false },
     });
 
-    const goat2 = await client(second.url);
-    const tiger2 = await client(second.url);
-    const watcher = await client(second.url);
+    const goat2 = await fixture.client(second.url);
+    const tiger2 = await fixture.client(second.url);
+    const watcher = await fixture.client(second.url);
     expect(await goat2.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
       role: 'goat',
     });
@@ -72,33 +40,21 @@ describe('nothing is lost when the server stops', () => {
       role: 'tiger',
     });
     await watcher.request('room:join', { roomId });
-    for (let ply = half; ply < BAGH_CHAL_TIGER_WIN.length; ply++) {
-      const player = ply % 2 === 0 ? goat2 : tiger2;
-      expect(await player.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[ply], ply })).toMatchObject({
-        ok: true,
-      });
-    }
+    await playMoves({ roomId, goat: goat2, tiger: tiger2 }, BAGH_CHAL_TIGER_WIN.slice(half), half);
     const end = await getSnapshot(second.url, roomId);
     expect(end.result).toEqual({ winner: 'tiger', reason: 'captures' });
-    expect(watcher.events.filter((e) => e.type === 'move').map((e) => e.move)).toEqual(
-      BAGH_CHAL_TIGER_WIN.slice(half),
-    );
+    expect(movesSeen(watcher)).toEqual(BAGH_CHAL_TIGER_WIN.slice(half));
   });
 
   it('a move is committed before it is broadcast, and survives a crash (no close)', async () => {
-    const dataDir = tempDir();
-    cleanup.push(() => removeDir(dataDir));
-    const first = await server(dataDir);
-    const created = await createRoom(first.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const goat = await client(first.url);
-    const tiger = await client(first.url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
-    await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    const dataDir = fixture.dataDir();
+    const first = await fixture.server({ dataDir });
+    const seated = await fixture.seat(first.url);
+    const { created, roomId, tiger } = seated;
 
     // An independent reader of the database file, asked the moment each broadcast arrives.
     const reader = new Database(join(dataDir, 'bagh.sqlite'), { readonly: true });
-    cleanup.push(() => {
+    fixture.defer(() => {
       reader.close();
     });
     const count = reader.prepare<[string], { n: number }>(
@@ -108,20 +64,15 @@ describe('nothing is lost when the server stops', () => {
     tiger.socket.on('room:event', (event: { type: string; snapshot: { moves: string[] } }) => {
       if (event.type === 'move') seenInStore.push(count.get(roomId)!.n - event.snapshot.moves.length);
     });
-    for (let ply = 0; ply < 4; ply++) {
-      const player = ply % 2 === 0 ? goat : tiger;
-      expect(await player.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[ply], ply })).toMatchObject({
-        ok: true,
-      });
-    }
+    await playMoves(seated, BAGH_CHAL_TIGER_WIN.slice(0, 4));
     await tiger.waitFor((e) => e.snapshot.moves.length === 4);
     expect(seenInStore).toEqual([0, 0, 0, 0]);
 
     // Another process opening the same file while the first never shut down (as after kill -9).
-    const second = await server(dataDir);
+    const second = await fixture.server({ dataDir });
     const recovered = await getSnapshot(second.url, roomId);
     expect(recovered.moves).toEqual(BAGH_CHAL_TIGER_WIN.slice(0, 4));
-    const goat2 = await client(second.url);
+    const goat2 = await fixture.client(second.url);
     expect(await goat2.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
       role: 'goat',
     });
@@ -133,21 +84,11 @@ describe('nothing is lost when the server stops', () => {
 
 describe('re-joining with since', () => {
   it('replays a contiguous gap, or sends the snapshot alone when the gap is not held', async () => {
-    const dataDir = tempDir();
-    cleanup.push(() => removeDir(dataDir));
-    const srv = await server(dataDir, 4);
-    const created = await createRoom(srv.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const goat = await client(srv.url);
-    const tiger = await client(srv.url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
-    await tiger.request('seat:claim', { roomId, side: 'tiger' });
-    let version = 0;
-    for (let ply = 0; ply < 8; ply++) {
-      const player = ply % 2 === 0 ? goat : tiger;
-      version = (await player.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[ply], ply })).version;
-    }
-    const late = await client(srv.url);
+    const srv = await fixture.server({ options: { historySize: 4 } });
+    const seated = await fixture.seat(srv.url);
+    const { created, roomId } = seated;
+    const version = await playMoves(seated, BAGH_CHAL_TIGER_WIN.slice(0, 8));
+    const late = await fixture.client(srv.url);
     const recent = await late.request('room:join', {
       roomId,
       seatToken: created.seatToken,
@@ -171,16 +112,14 @@ describe('re-joining with since', () => {
 
 describe('presence', () => {
   it('disconnects and recovered connections are events; a recovered player can go on moving', async () => {
-    const dataDir = tempDir();
-    cleanup.push(() => removeDir(dataDir));
-    const srv = await server(dataDir);
+    const srv = await fixture.server();
     const created = await createRoom(srv.url, { variant: 'bagh-chal', side: 'goat' });
     const { roomId } = created;
-    const watcher = await client(srv.url);
+    const watcher = await fixture.client(srv.url);
     await watcher.request('room:join', { roomId });
 
     const goat = io(srv.url, { transports: ['websocket'], forceNew: true });
-    cleanup.push(() => {
+    fixture.defer(() => {
       goat.disconnect();
     });
     await new Promise<void>((resolve) => goat.once('connect', () => resolve()));
@@ -202,7 +141,7 @@ describe('presence', () => {
     const back = await watcher.waitFor((e) => e.version > gone.version);
     expect(back).toMatchObject({ type: 'presence', snapshot: { seats: { goat: { connected: true } } } });
 
-    const tiger = await client(srv.url);
+    const tiger = await fixture.client(srv.url);
     await tiger.request('seat:claim', { roomId, side: 'tiger' });
     expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
     expect(await goat.timeout(5000).emitWithAck('move', { roomId, move: 'G@d3', ply: 2 })).toMatchObject({

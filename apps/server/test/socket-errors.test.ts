@@ -1,52 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  Client,
   createRoom,
   expectError,
   getSnapshot,
-  removeDir,
+  movesSeen,
+  perTest,
+  playMoves,
+  sharedServer,
   sleep,
-  startServer,
-  type TestServer,
 } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 
-let server: TestServer;
-const clients: Client[] = [];
-const connect = async (url = server.url) => {
-  const client = await Client.connect(url);
-  clients.push(client);
-  return client;
-};
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  for (const client of clients) client.close();
-  await server.close();
-  removeDir(server.dataDir);
-});
+const server = sharedServer();
+const fixture = perTest();
+const connect = (url = server.url) => fixture.client(url);
 
 /** A Bagh Chal room: goat seat held by `goat` (creator), tiger claimed by `tiger`, `watcher` spectating. */
-async function seatedRoom() {
-  const created = await createRoom(server.url, { variant: 'bagh-chal', side: 'goat' });
-  const [goat, tiger, watcher] = await Promise.all([connect(), connect(), connect()]);
-  expect(
-    (await goat.request('room:join', { roomId: created.roomId, seatToken: created.seatToken })).role,
-  ).toBe('goat');
-  const claim = await tiger.request('seat:claim', { roomId: created.roomId, side: 'tiger' });
-  expect(claim.ok).toBe(true);
-  expect((await watcher.request('room:join', { roomId: created.roomId })).role).toBe('spectator');
-  return {
-    roomId: created.roomId,
-    goatToken: created.seatToken,
-    tigerToken: claim.seatToken as string,
-    goat,
-    tiger,
-    watcher,
-  };
-}
+const seatedRoom = () => fixture.table(server.url);
 
 describe('every error code, and nothing changes', () => {
   it('BAD_REQUEST for payloads that do not match the schemas', async () => {
@@ -81,7 +51,11 @@ describe('every error code, and nothing changes', () => {
   });
 
   it('UNAUTHORIZED for spectators, strangers and wrong tokens', async () => {
-    const { roomId, watcher, goatToken } = await seatedRoom();
+    const {
+      roomId,
+      watcher,
+      tokens: { goat: goatToken },
+    } = await seatedRoom();
     expectError(await watcher.request('move', { roomId, move: 'G@c3', ply: 0 }), 'UNAUTHORIZED');
     const stranger = await connect();
     expectError(await stranger.request('move', { roomId, move: 'G@c3', ply: 0 }), 'UNAUTHORIZED');
@@ -124,11 +98,9 @@ describe('every error code, and nothing changes', () => {
   });
 
   it('GAME_OVER once the game has ended', async () => {
-    const { roomId, goat, tiger } = await seatedRoom();
-    const players = [goat, tiger];
-    for (const [ply, move] of BAGH_CHAL_TIGER_WIN.entries()) {
-      expect(await players[ply % 2]!.request('move', { roomId, move, ply })).toMatchObject({ ok: true });
-    }
+    const seated = await seatedRoom();
+    const { roomId, goat, tiger } = seated;
+    await playMoves(seated, BAGH_CHAL_TIGER_WIN);
     const ply = BAGH_CHAL_TIGER_WIN.length;
     expectError(await goat.request('move', { roomId, move: 'G@c3', ply }), 'GAME_OVER');
     expectError(await tiger.request('move', { roomId, move: 'a5-b5', ply }), 'GAME_OVER');
@@ -151,7 +123,7 @@ describe('every error code, and nothing changes', () => {
     expectError(await goat.request('move', { roomId, move: 'G@c3', ply: 0 }), 'STALE');
     await watcher.waitForVersion(second.version);
     await sleep(50);
-    expect(watcher.events.filter((e) => e.type === 'move').map((e) => e.move)).toEqual(['G@c3', 'a1-b1']);
+    expect(movesSeen(watcher)).toEqual(['G@c3', 'a1-b1']);
     expect((await getSnapshot(server.url, roomId)).moves).toEqual(['G@c3', 'a1-b1']);
   });
 
@@ -192,7 +164,11 @@ describe('every error code, and nothing changes', () => {
   });
 
   it('a socket joined with its token holds the seat; without a token it watches', async () => {
-    const { roomId, goatToken, goat } = await seatedRoom();
+    const {
+      roomId,
+      tokens: { goat: goatToken },
+      goat,
+    } = await seatedRoom();
     const secondTab = await connect();
     expect(await secondTab.request('room:join', { roomId, seatToken: goatToken })).toMatchObject({
       role: 'goat',
@@ -212,7 +188,12 @@ describe('every error code, and nothing changes', () => {
 
 describe('leaving', () => {
   it('room:leave stops the events and frees the socket from its seat, not the seat', async () => {
-    const { roomId, goat, goatToken, watcher } = await seatedRoom();
+    const {
+      roomId,
+      goat,
+      tokens: { goat: goatToken },
+      watcher,
+    } = await seatedRoom();
     expect(await goat.request('room:leave', { roomId })).toEqual({ ok: true });
     expect(await goat.request('room:leave', { roomId })).toEqual({ ok: true });
     const gone = await watcher.waitFor((e) => e.type === 'presence' && !e.snapshot.seats.goat.connected);
@@ -230,25 +211,19 @@ describe('leaving', () => {
 
 describe('per-socket rate limit', () => {
   it('RATE_LIMITED beyond the burst, and limited events change nothing', async () => {
-    const limited = await startServer({ options: { socketRateLimit: { refillPerSecond: 1, burst: 5 } } });
-    try {
-      const { roomId, seatToken } = await createRoom(limited.url, { variant: 'bagh-chal', side: 'goat' });
-      const client = await Client.connect(limited.url);
-      clients.push(client);
-      expect((await client.request('room:join', { roomId, seatToken })).ok).toBe(true);
-      const acks = await Promise.all(
-        ['G@a2', 'G@a3', 'G@a4', 'G@b2', 'G@b3', 'G@b4', 'G@c2', 'G@c3'].map((move) =>
-          client.request('move', { roomId, move, ply: 0 }),
-        ),
-      );
-      const limitedAcks = acks.filter((a) => a.ok === false && a.error.code === 'RATE_LIMITED');
-      expect(limitedAcks.length).toBeGreaterThanOrEqual(4);
-      expect(acks.filter((a) => a.ok === true)).toHaveLength(1);
-      expect((await getSnapshot(limited.url, roomId)).moves).toEqual(['G@a2']);
-    } finally {
-      await limited.close();
-      removeDir(limited.dataDir);
-    }
+    const limited = await fixture.server({ options: { socketRateLimit: { refillPerSecond: 1, burst: 5 } } });
+    const { roomId, seatToken } = await createRoom(limited.url, { variant: 'bagh-chal', side: 'goat' });
+    const client = await connect(limited.url);
+    expect((await client.request('room:join', { roomId, seatToken })).ok).toBe(true);
+    const acks = await Promise.all(
+      ['G@a2', 'G@a3', 'G@a4', 'G@b2', 'G@b3', 'G@b4', 'G@c2', 'G@c3'].map((move) =>
+        client.request('move', { roomId, move, ply: 0 }),
+      ),
+    );
+    const limitedAcks = acks.filter((a) => a.ok === false && a.error.code === 'RATE_LIMITED');
+    expect(limitedAcks.length).toBeGreaterThanOrEqual(4);
+    expect(acks.filter((a) => a.ok === true)).toHaveLength(1);
+    expect((await getSnapshot(limited.url, roomId)).moves).toEqual(['G@a2']);
   });
 
   it('a burst of 100 events, each sent when the last was answered, is not limited', async () => {

@@ -15,6 +15,18 @@ export interface VariantRules {
   readonly tigersWinBelowRemaining: number | null;
 }
 
+/** Bagh Guti (R20–R24); Bagh Bandi is the same game on the orthogonal board. */
+const BAGH_GUTI: VariantRules = {
+  board: 'alquerque',
+  fixedOptions: {},
+  startTigers: ['c3', 'c5'],
+  startStacks: ['b2', 'd2', 'b4', 'd4'],
+  startStackHeight: 5,
+  startGoatsInHand: 0,
+  tigersWinAtCaptures: null,
+  tigersWinBelowRemaining: 7,
+};
+
 export const VARIANT_RULES: { readonly [V in Variant]: VariantRules } = {
   'bagh-chal': {
     board: 'alquerque',
@@ -26,26 +38,8 @@ export const VARIANT_RULES: { readonly [V in Variant]: VariantRules } = {
     tigersWinAtCaptures: 5,
     tigersWinBelowRemaining: null,
   },
-  'bagh-guti': {
-    board: 'alquerque',
-    fixedOptions: {},
-    startTigers: ['c3', 'c5'],
-    startStacks: ['b2', 'd2', 'b4', 'd4'],
-    startStackHeight: 5,
-    startGoatsInHand: 0,
-    tigersWinAtCaptures: null,
-    tigersWinBelowRemaining: 7,
-  },
-  'bagh-bandi': {
-    board: 'orthogonal',
-    fixedOptions: {},
-    startTigers: ['c3', 'c5'],
-    startStacks: ['b2', 'd2', 'b4', 'd4'],
-    startStackHeight: 5,
-    startGoatsInHand: 0,
-    tigersWinAtCaptures: null,
-    tigersWinBelowRemaining: 6,
-  },
+  'bagh-guti': BAGH_GUTI,
+  'bagh-bandi': { ...BAGH_GUTI, board: 'orthogonal', tigersWinBelowRemaining: 6 },
 };
 
 export const DEFAULT_OPTIONS: Options = { goatsFirst: false, multiJump: false, noRepeat: false };

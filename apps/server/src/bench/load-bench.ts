@@ -13,9 +13,7 @@
  *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
  *   REDIS_SERVER=/usr/bin/redis-server                        started on a free loopback port
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { createClient } from 'redis';
+import { startLocalRedis } from '../cluster/local-redis.js';
 import {
   baghLoad,
   benchMain,
@@ -27,69 +25,7 @@ import {
   report,
   ServerProcess,
   setting,
-  sleep,
 } from './shared.js';
-
-interface RedisServer {
-  readonly url: string;
-  readonly pid: number;
-  stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** A throw-away redis-server on a free loopback port, without persistence. */
-async function startRedis(): Promise<RedisServer> {
-  const binary = process.env.REDIS_SERVER ?? 'redis-server';
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', (error) =>
-      reject(new Error(`cannot run ${binary} (apt-get install redis-server): ${error.message}`)),
-    );
-    child.once('exit', (code) => reject(new Error(`${binary} exited with ${code}`)));
-  });
-  failed.catch(() => {});
-  const url = `redis://127.0.0.1:${port}`;
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const client = createClient({ url, socket: { reconnectStrategy: false } });
-    client.on('error', () => {});
-    try {
-      await Promise.race([client.connect(), failed]);
-      await client.ping();
-      await client.close();
-      break;
-    } catch (error) {
-      if (client.isOpen) client.destroy();
-      if (child.exitCode !== null || Date.now() > deadline) throw error;
-      await sleep(50);
-    }
-  }
-  return {
-    url,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
-  };
-}
 
 async function urlsOf(servers: readonly ServerProcess[]): Promise<string[]> {
   return Promise.all(servers.map(async (s) => `http://127.0.0.1:${await s.port()}`));
@@ -112,7 +48,7 @@ async function relay(rooms: number, seconds: number, ratePerRoom: number): Promi
 }
 
 async function bagh(nodes: 1 | 2, rooms: number, seconds: number, ratePerRoom: number): Promise<Result> {
-  const redis = nodes === 2 ? await startRedis() : undefined;
+  const redis = nodes === 2 ? await startLocalRedis() : undefined;
   const servers = Array.from(
     { length: nodes },
     () => new ServerProcess('bagh', redis ? { redisUrl: redis.url } : {}),
