@@ -296,7 +296,15 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
       slot.game = played.value;
       if (event.snapshot.result) {
         measure.games++;
-        if (running()) void startGame(slot, false).then(() => next(slot));
+        if (running()) {
+          startGame(slot, false).then(
+            () => next(slot),
+            // A new game cut short by the end of the run is not an error.
+            () => {
+              if (running()) measure.errors++;
+            },
+          );
+        }
       } else {
         next(slot);
       }
@@ -398,7 +406,14 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
   const started = performance.now();
   let running = true;
   load.start(measure, () => running);
-  await sleep(setup.seconds * 1000);
+  // Long runs (a soak) print the servers' RSS every minute: memory must stay flat.
+  for (let left = setup.seconds; left > 0; left -= 60) {
+    await sleep(Math.min(left, 60) * 1000);
+    if (setup.seconds >= 120 && left > 60) {
+      const minute = Math.round((setup.seconds - left + 60) / 60);
+      out(`  ${setup.label} after ${minute} min: RSS ${((await sample()).rss / 2 ** 20).toFixed(1)} MiB`);
+    }
+  }
   running = false;
   const elapsed = (performance.now() - started) / 1000;
   await sleep(300); // let in-flight moves land
