@@ -23,6 +23,13 @@ import type { RateLimit } from './socket/token-bucket.js';
 import { openSqliteStorage } from './storage/sqlite.js';
 import type { RoomStorage } from './storage/types.js';
 
+/**
+ * How long Socket.IO keeps every broadcast for a dropped connection to recover. The adapter holds
+ * all packets of that window in memory, so it is short: a client away longer re-joins with `since`
+ * and gets the events it missed (or a fresh snapshot) from the room instead.
+ */
+const RECOVERY_MS = 30_000;
+
 export interface AppOptions {
   /** A ready logger (default: pino at LOG_LEVEL to stdout). */
   readonly logger?: Logger;
@@ -36,7 +43,7 @@ export interface AppOptions {
   readonly historySize?: number;
   /** An empty room leaves memory after this long idle (default 10 min). */
   readonly roomIdleMs?: number;
-  /** How long Socket.IO keeps a dropped connection's state for recovery (default 2 min). */
+  /** How long Socket.IO keeps a dropped connection's state for recovery (default 30 s). */
   readonly recoveryMs?: number;
   /** Largest socket message in bytes (default 16 KB). */
   readonly maxMessageBytes?: number;
@@ -86,7 +93,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     httpCompression: false,
     ...(cluster ? { adapter: cluster.adapter } : {}),
     connectionStateRecovery: {
-      maxDisconnectionDuration: options.recoveryMs ?? 120_000,
+      maxDisconnectionDuration: options.recoveryMs ?? RECOVERY_MS,
       skipMiddlewares: true,
     },
   });
