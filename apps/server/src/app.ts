@@ -30,6 +30,12 @@ import type { RoomStorage } from './storage/types.js';
  */
 const RECOVERY_MS = 30_000;
 
+/**
+ * An empty room leaves memory after this long without commands (it reloads from storage on
+ * demand). Short, because finished games empty fast and each keeps its recent events.
+ */
+const ROOM_IDLE_MS = 60_000;
+
 export interface AppOptions {
   /** A ready logger (default: pino at LOG_LEVEL to stdout). */
   readonly logger?: Logger;
@@ -41,7 +47,7 @@ export interface AppOptions {
   readonly socketRateLimit?: RateLimit;
   /** Events kept per room for `since` replays (default 32). */
   readonly historySize?: number;
-  /** An empty room leaves memory after this long idle (default 10 min). */
+  /** An empty room leaves memory after this long idle (default 1 min). */
   readonly roomIdleMs?: number;
   /** How long Socket.IO keeps a dropped connection's state for recovery (default 30 s). */
   readonly recoveryMs?: number;
@@ -109,7 +115,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     storage,
     log,
     historySize: options.historySize ?? 32,
-    idleMs: options.roomIdleMs ?? 10 * 60_000,
+    idleMs: options.roomIdleMs ?? ROOM_IDLE_MS,
     broadcast: (event: RoomEvent) => io.to(event.roomId).emit('room:event', event),
     deliverChat: (message) =>
       io.to(chatAudience(message.channel, message.roomId)).emit('chat:message', message),

@@ -24,6 +24,9 @@ import {
 } from './state.js';
 import { hashSeatToken, newRoomId, newSeatToken } from './tokens.js';
 
+/** With a shared store, a public room stays listed while something was stored for it this recently. */
+const LIVE_WINDOW_MS = 10 * 60_000;
+
 export interface RoomManagerOptions {
   readonly storage: RoomStorage;
   readonly log: Logger;
@@ -175,12 +178,12 @@ export class RoomManager {
 
   /**
    * The public rooms in play, most recently active first: with a shared store, the store's index
-   * (rooms of every node, active within `idleMs`), else the rooms this node holds.
+   * (rooms of every node, active within LIVE_WINDOW_MS), else the rooms this node holds.
    */
   async live(limit = 100): Promise<LiveRoom[]> {
     const storage = this.#opts.storage;
     if (storage.listLive) {
-      const since = Date.now() - this.#opts.idleMs;
+      const since = Date.now() - LIVE_WINDOW_MS;
       const entries = (await storage.listLive(limit)) as unknown as (LiveRoom & { activeAt?: number })[];
       return entries
         .filter((entry) => (entry.activeAt ?? 0) >= since)
