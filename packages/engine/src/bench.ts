@@ -1,8 +1,8 @@
 /**
  * `pnpm bench:engine`: search speed (nodes/s, depth reached in 1 s from set positions) and a
  * tournament: every level against every other and a random mover, both sides, BENCH_GAMES games
- * per pairing (default 40), on worker threads, on node budgets (no time caps). Games are capped
- * at 200 plies (a draw).
+ * per pairing (default 40), on worker threads, on node budgets (no time caps), each game from two
+ * random opening plies. Games are capped at 200 plies (a draw).
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -14,6 +14,7 @@ import { Searcher } from './search.js';
 type Player = Level | 'random';
 const PLAYERS: readonly Player[] = ['random', ...LEVELS];
 const MAX_PLIES = 200;
+const OPENING_PLIES = 2;
 /** Levels are judged on their node budgets, so a loaded machine cannot weaken one side. */
 const NODE_BUDGETS_ONLY = { timeMs: undefined } as const;
 
@@ -39,8 +40,9 @@ function playMatch(match: Match): Winner {
     const side = game.position.toMove;
     const player = side === 'tiger' ? match.tiger : match.goat;
     const moves = legalMoves(game);
+    // Two random opening plies, so games between deterministic levels differ.
     const move =
-      player === 'random'
+      player === 'random' || ply < OPENING_PLIES
         ? moves[Math.floor(random() * moves.length)]!
         : chooseMove(game, player, random, searchers[side], NODE_BUDGETS_ONLY)!.move;
     const played = play(game, move);
