@@ -3,7 +3,7 @@
  * incrementally updated hash. Public code reaches it only through `game.ts`, which keeps positions
  * immutable; everything here that mutates says so by being a method of this class.
  */
-import { GEOMETRIES, type Geometry, POINT_COUNT, popcount } from './geometry.js';
+import { ALL_POINTS_MASK, GEOMETRIES, type Geometry, POINT_COUNT, popcount } from './geometry.js';
 import { GOAT_KEYS, GOAT_TO_MOVE_KEY, handKey, MAX_STACK, TIGER_KEYS } from './hash.js';
 import type { Move, Options, Position, Variant } from './types.js';
 import { emptyGoats, VARIANT_RULES, type VariantRules } from './variants.js';
@@ -15,7 +15,6 @@ export const JUMP = 2;
 export const moveKind = (m: number): number => m & 3;
 export const moveFrom = (m: number): number => (m >>> 2) & 31;
 export const moveTo = (m: number): number => (m >>> 7) & 31;
-export const moveOver = (m: number): number => (m >>> 12) & 31;
 const packMove = (kind: number, from: number, to: number, over: number): number =>
   kind | (from << 2) | (to << 7) | (over << 12);
 
@@ -115,7 +114,7 @@ export class Board {
   }
 
   get emptyMask(): number {
-    return ~(this.tigers | this.goatMask) & 0x1ffffff;
+    return ~(this.tigers | this.goatMask) & ALL_POINTS_MASK;
   }
 
   /** R14 / R24: have the tigers already won by capturing? */
