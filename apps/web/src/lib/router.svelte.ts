@@ -1,13 +1,19 @@
-/** A tiny client-side router: `/` (home), `/live` (public games) and `/r/<roomId>` (room). */
+/**
+ * A tiny client-side router: `/` (home), `/live` (public games), `/computer` (the computer,
+ * offline) and `/r/<roomId>` (room).
+ */
 export type Route =
   | { readonly page: 'home' }
   | { readonly page: 'live' }
+  | { readonly page: 'computer' }
   | { readonly page: 'room'; readonly roomId: string };
 
 export function matchRoute(pathname: string): Route {
   const room = /^\/r\/([A-Za-z0-9_-]{1,64})\/?$/.exec(pathname);
   if (room) return { page: 'room', roomId: room[1]! };
-  return /^\/live\/?$/.test(pathname) ? { page: 'live' } : { page: 'home' };
+  if (/^\/live\/?$/.test(pathname)) return { page: 'live' };
+  if (/^\/computer\/?$/.test(pathname)) return { page: 'computer' };
+  return { page: 'home' };
 }
 
 export class Router {

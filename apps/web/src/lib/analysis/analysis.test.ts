@@ -3,22 +3,23 @@ import { createGame, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
 import { cleanup, fireEvent, render, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Board from '../board/Board.svelte';
+import { type EngineMessage, handleEngineMessage } from '../engine/engine.worker.js';
+import type { WorkerLike } from '../engine/engine-client.js';
 import { boardModel } from '../game/view.js';
 import { snapshotFixture } from '../test-fixtures.js';
 import Analysis from '../ui/Analysis.svelte';
-import { Analyser, analysisRequest, verdictOf, type WorkerLike } from './analysis.js';
-import { type AnalysisMessage, handleAnalysisMessage } from './analysis.worker.js';
+import { Analyser, analysisRequest, verdictOf } from './analysis.js';
 
 afterEach(cleanup);
 
-/** The analysis worker, run in this thread: its real message handler, answers delivered async. */
-function inThreadWorker(): WorkerLike & { posted: AnalysisMessage[] } {
+/** The engine's worker, run in this thread: its real message handler, answers delivered async. */
+function inThreadWorker(): WorkerLike & { posted: EngineMessage[] } {
   const worker = {
-    posted: [] as AnalysisMessage[],
+    posted: [] as EngineMessage[],
     onmessage: null as WorkerLike['onmessage'],
-    postMessage(message: AnalysisMessage) {
+    postMessage(message: EngineMessage) {
       worker.posted.push(message);
-      const answer = handleAnalysisMessage(message);
+      const answer = handleEngineMessage(message);
       setTimeout(() => worker.onmessage?.({ data: answer } as MessageEvent), 0);
     },
     terminate() {},
@@ -48,24 +49,41 @@ function finished(moves: string[] = LINE): Snapshot {
   });
 }
 
-describe('the analysis worker', () => {
+describe('the engine worker', () => {
   it('finds the winning capture and reports the forced win', () => {
-    const answer = handleAnalysisMessage({
+    const answer = handleEngineMessage({
       id: 3,
+      kind: 'analyse',
       request: { variant: 'bagh-chal', options: {}, start: 'T3T/5/5/1G3/T3T t 10 4', moves: [], timeMs: 300 },
     });
     expect(answer).toMatchObject({ id: 3, ok: true, reply: { bestMove: 'a1xc3', mateIn: 1 } });
-    if (!answer.ok) return;
+    if (!answer.ok || !('forTigers' in answer.reply)) return;
     expect(verdictOf(answer.reply, 'goat')).toMatchObject({ value: '−#1', words: 'Tigers win in 1 move' });
     expect(verdictOf(answer.reply, 'tiger').value).toBe('+#1');
   });
 
   it('answers an error for moves that do not replay', () => {
-    const answer = handleAnalysisMessage({
+    const answer = handleEngineMessage({
       id: 4,
+      kind: 'analyse',
       request: { variant: 'bagh-chal', options: {}, moves: ['a1-a2'], timeMs: 50 },
     });
     expect(answer).toMatchObject({ id: 4, ok: false });
+  });
+
+  it('plays the computer’s move at a level, a legal one', () => {
+    const answer = handleEngineMessage({
+      id: 5,
+      kind: 'move',
+      request: { variant: 'bagh-chal', options: {}, moves: ['G@c3'], level: 'beginner', seed: 7 },
+    });
+    expect(answer).toMatchObject({ id: 5, ok: true });
+    if (!answer.ok || !('move' in answer.reply)) throw new Error('no move');
+    const start = createGame('bagh-chal');
+    if (!start.ok) throw new Error('no game');
+    const game = playMoveTexts(start.value, ['G@c3']);
+    if (!game.ok) throw new Error('no game');
+    expect(legalMoves(game.value).map(makeMove)).toContain(answer.reply.move);
   });
 });
 
@@ -122,7 +140,7 @@ describe('the Analyse panel', () => {
     const onbest = vi.fn();
     const snapshot = finished();
     const { container, getByRole } = render(Analysis, {
-      snapshot,
+      game: snapshot,
       ply: 4,
       initialView: 'goat',
       onbest,

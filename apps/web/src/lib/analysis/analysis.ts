@@ -1,25 +1,31 @@
 /**
  * Post-game analysis: what to ask the engine about a replayed position, how to say its answer,
- * and a small client for the analysis Web Worker (created on first use, so the engine is never
- * in the page's own bundle). The engine's evaluation is in its units (a goat captured ≈ 120);
- * shown here in goats, from the side the user picks.
+ * and a cache in front of the engine's Web Worker. The engine's evaluation is in its units (a
+ * goat captured ≈ 120); shown here in goats, from the side the user picks.
  */
 import type { AnalysisReply, AnalysisRequest } from '@bagh/engine';
-import type { Snapshot } from '@bagh/protocol';
-import type { Side } from '@bagh/rules';
-import type { AnalysisAnswer, AnalysisMessage } from './analysis.worker.js';
+import type { Options, Side, Variant } from '@bagh/rules';
+import { EngineClient, type WorkerLike } from '../engine/engine-client.js';
 
 /** Milliseconds of search per position. */
 export const ANALYSIS_MS = 500;
 /** The engine's value of one captured goat (its `capture` weight): the unit shown. */
 const GOAT = 120;
 
+/** A game from its variant's start: a room's snapshot, or an offline game's moves. */
+export interface GameLine {
+  readonly variant: Variant;
+  readonly options: Partial<Options>;
+  /** Move texts (R40). */
+  readonly moves: readonly string[];
+}
+
 /** The engine's question for the position after `ply` moves of the game. */
-export function analysisRequest(snapshot: Snapshot, ply: number, timeMs = ANALYSIS_MS): AnalysisRequest {
+export function analysisRequest(game: GameLine, ply: number, timeMs = ANALYSIS_MS): AnalysisRequest {
   return {
-    variant: snapshot.variant,
-    options: snapshot.options,
-    moves: snapshot.moves.slice(0, Math.max(0, Math.min(ply, snapshot.moves.length))),
+    variant: game.variant,
+    options: game.options,
+    moves: game.moves.slice(0, Math.max(0, Math.min(ply, game.moves.length))),
     timeMs,
   };
 }
@@ -60,29 +66,16 @@ export function verdictOf(reply: AnalysisReply, view: Side): Verdict {
   return { value, words, goats: Math.max(-10, Math.min(10, goats)) };
 }
 
-/** What the analysis worker needs of a Worker (a real one, or a stand-in in tests). */
-export interface WorkerLike {
-  postMessage(message: AnalysisMessage): void;
-  onmessage: ((event: MessageEvent<AnalysisAnswer>) => void) | null;
-  terminate(): void;
-}
-
-export const createAnalysisWorker = (): WorkerLike =>
-  new Worker(new URL('./analysis.worker.ts', import.meta.url), { type: 'module' }) as WorkerLike;
-
 /**
- * Talks to one analysis worker, created on first use; answers are cached by position, so
- * stepping back and forth through a game asks the engine once per position.
+ * Asks the engine's worker about positions; answers are cached by position, so stepping back
+ * and forth through a game asks the engine once per position.
  */
 export class Analyser {
-  readonly #create: () => WorkerLike;
-  #worker: WorkerLike | null = null;
-  #nextId = 1;
-  readonly #pending = new Map<number, (answer: AnalysisAnswer) => void>();
+  readonly #engine: EngineClient;
   readonly #cache = new Map<string, Promise<AnalysisReply>>();
 
-  constructor(create: () => WorkerLike = createAnalysisWorker) {
-    this.#create = create;
+  constructor(create?: () => WorkerLike) {
+    this.#engine = new EngineClient(create);
   }
 
   analyse(request: AnalysisRequest): Promise<AnalysisReply> {
@@ -95,33 +88,14 @@ export class Analyser {
     ]);
     const cached = this.#cache.get(key);
     if (cached) return cached;
-    const answer = new Promise<AnalysisReply>((resolve, reject) => {
-      const id = this.#nextId++;
-      this.#pending.set(id, (reply) => (reply.ok ? resolve(reply.reply) : reject(new Error(reply.error))));
-      this.#ensure().postMessage({ id, request });
-    });
+    const answer = this.#engine.analyse(request);
     this.#cache.set(key, answer);
     answer.catch(() => this.#cache.delete(key));
     return answer;
   }
 
   close(): void {
-    this.#worker?.terminate();
-    this.#worker = null;
-    for (const settle of this.#pending.values()) settle({ id: 0, ok: false, error: 'analysis stopped' });
-    this.#pending.clear();
+    this.#engine.close();
     this.#cache.clear();
-  }
-
-  #ensure(): WorkerLike {
-    if (this.#worker) return this.#worker;
-    const worker = this.#create();
-    worker.onmessage = (event) => {
-      const settle = this.#pending.get(event.data.id);
-      this.#pending.delete(event.data.id);
-      settle?.(event.data);
-    };
-    this.#worker = worker;
-    return worker;
   }
 }

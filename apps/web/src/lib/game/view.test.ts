@@ -1,7 +1,17 @@
-import { makeMove } from '@bagh/rules';
+import { createGame, makeMove, playMoveTexts } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import { snapshotFixture } from '../test-fixtures.js';
-import { boardModel, capturedText, errorText, numberedMoves, resultText } from './view.js';
+import { gameAtPly, moverOf } from './replay.js';
+import {
+  boardModel,
+  capturedText,
+  chosenOptions,
+  errorText,
+  gameBoardModel,
+  goatsRemaining,
+  numberedMoves,
+  resultText,
+} from './view.js';
 
 const base = snapshotFixture({ spectators: 2 });
 
@@ -37,8 +47,8 @@ describe('view', () => {
   });
 
   it('formats counts, moves, results and errors', () => {
-    expect(capturedText({ ...base, captured: 3 })).toBe('3/5');
-    expect(capturedText({ ...base, variant: 'bagh-guti', captured: 3 })).toBe('3');
+    expect(capturedText('bagh-chal', 3)).toBe('3/5');
+    expect(capturedText('bagh-guti', 3)).toBe('3');
     expect(numberedMoves(['G@c3', 'a1-b2', 'G@d4'])).toEqual([
       { n: 1, moves: ['G@c3', 'a1-b2'] },
       { n: 2, moves: ['G@d4'] },
@@ -46,5 +56,36 @@ describe('view', () => {
     expect(resultText({ winner: 'tiger', reason: 'captures' })).toBe('Tigers win — enough goats captured');
     expect(errorText({ code: 'SEAT_TAKEN', message: 'x' })).toBe('That seat has just been taken.');
     expect(errorText({ code: 'WHATEVER', message: 'raw' })).toBe('raw');
+  });
+
+  it('draws a game held in the browser, and steps back through it', () => {
+    const start = createGame('bagh-guti');
+    if (!start.ok) throw new Error('no game');
+    const played = playMoveTexts(start.value, ['c3-c2', 'b2-a1']);
+    if (!played.ok) throw new Error(played.error.message);
+    const game = played.value;
+    const tiger = gameBoardModel(game, 'tiger', true, false);
+    expect(tiger).toMatchObject({ kind: 'alquerque', flipped: true, viewOnly: false, ply: 2 });
+    expect(tiger.moves.length).toBeGreaterThan(0);
+    expect(tiger.lastMove && makeMove(tiger.lastMove)).toBe('b2-a1');
+    expect(gameBoardModel(game, 'goat', false, true)).toMatchObject({
+      flipped: true,
+      viewOnly: true,
+      moves: [],
+    });
+    expect(goatsRemaining(game.position)).toBe(20);
+    expect(moverOf(game, 0)).toBe('tiger');
+    expect(moverOf(game, 1)).toBe('goat');
+    const back = gameAtPly(game, 1);
+    expect(back.moves.map(makeMove)).toEqual(['c3-c2']);
+    expect(back.position.toMove).toBe('goat');
+    expect(gameAtPly(game, 99)).toBe(game);
+    expect(gameAtPly(game, -1).moves).toEqual([]);
+  });
+
+  it('keeps the options a variant lets players choose', () => {
+    const all = { goatsFirst: true, multiJump: false, noRepeat: true };
+    expect(chosenOptions('bagh-chal', all)).toEqual({});
+    expect(chosenOptions('bagh-bandi', all)).toEqual(all);
   });
 });

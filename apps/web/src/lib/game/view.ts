@@ -1,14 +1,21 @@
-/** Pure projections from a server snapshot to what the UI shows. No rules are decided here. */
+/**
+ * Pure projections from a server snapshot (or a game held in the browser) to what the UI shows.
+ * No rules are decided here.
+ */
+import type { Level } from '@bagh/engine';
 import type { ErrorCode, Role, Snapshot } from '@bagh/protocol';
 import {
   type BoardKind,
   createGame,
+  type Game,
   legalMoves,
   type Move,
   makeObx,
   makePosition,
+  type OptionName,
   type Options,
   type Point,
+  type Position,
   parseMove,
   parsePosition,
   playMoveTexts,
@@ -61,47 +68,115 @@ export function choosableOptions(variant: Variant): (keyof Options)[] {
   return variant === 'bagh-chal' ? [] : ['goatsFirst', 'multiJump', 'noRepeat'];
 }
 
+/** The options a form chose, of those its variant lets players choose. */
+export function chosenOptions(
+  variant: Variant,
+  chosen: Readonly<Record<OptionName, boolean>>,
+): Partial<Options> {
+  return Object.fromEntries(choosableOptions(variant).map((name) => [name, chosen[name]]));
+}
+
+/** The sides a player may ask for when a game is made. */
+export const SIDE_CHOICES = [
+  { value: 'goat', name: 'Goats' },
+  { value: 'tiger', name: 'Tigers' },
+  { value: 'random', name: 'Random' },
+] as const;
+
+/** The computer's levels (the engine's LEVELS), weakest first, in words. */
+export const LEVEL_TEXT: { readonly [L in Level]: string } = {
+  beginner: 'Beginner — makes mistakes',
+  casual: 'Casual',
+  strong: 'Strong',
+  max: 'Max — the strongest',
+};
+
 export const sideName = (side: Side, plural = false): string =>
   side === 'tiger' ? (plural ? 'Tigers' : 'Tiger') : plural ? 'Goats' : 'Goat';
 
+/** The snapshot's position, or null if it is unreadable. */
+export function positionOf(snapshot: Snapshot): Position | null {
+  const parsed = parsePosition(snapshot.position);
+  return parsed.ok ? parsed.value : null;
+}
+
+/** A move text as a move, or null (no text, or unreadable). */
+export function moveOrNull(text: string | null | undefined): Move | null {
+  if (!text) return null;
+  const parsed = parseMove(text);
+  return parsed.ok ? parsed.value : null;
+}
+
+/** What a board shows of a position, for `mine` (null: a watcher) with `moves` to choose from. */
+function modelOf(
+  variant: Variant,
+  position: Position,
+  shown: {
+    mine: Side | null;
+    moves: readonly Move[];
+    lastMove: Move | null;
+    ply: number;
+    viewOnly: boolean;
+    flip: boolean;
+  },
+): BoardModel {
+  const defaultFlipped = shown.mine === 'tiger';
+  return {
+    kind: VARIANT_RULES[variant].board,
+    tigers: pointsOf(position.tigers),
+    goats: position.goats,
+    moves: shown.moves,
+    lastMove: shown.lastMove,
+    flipped: shown.flip ? !defaultFlipped : defaultFlipped,
+    viewOnly: shown.viewOnly,
+    ply: shown.ply,
+  };
+}
+
 /** Parses the snapshot's position and lists the hints; null if the snapshot is unreadable. */
 export function boardModel(snapshot: Snapshot, role: Role | null, flipOverride: boolean): BoardModel | null {
-  const parsed = parsePosition(snapshot.position);
-  if (!parsed.ok) return null;
-  const position = parsed.value;
-  const kind = VARIANT_RULES[snapshot.variant].board;
+  const position = positionOf(snapshot);
+  if (!position) return null;
   const mine = role === 'tiger' || role === 'goat' ? role : null;
   let moves: readonly Move[] = [];
   if (mine && mine === snapshot.toMove && !snapshot.result) {
     const game = createGame(snapshot.variant, snapshot.options, position);
     if (game.ok) moves = legalMoves(game.value);
   }
-  const last = snapshot.moves.at(-1);
-  const lastParsed = last ? parseMove(last) : null;
-  const defaultFlipped = mine === 'tiger';
-  return {
-    kind,
-    tigers: pointsOf(position.tigers),
-    goats: position.goats,
+  return modelOf(snapshot.variant, position, {
+    mine,
     moves,
-    lastMove: lastParsed?.ok ? lastParsed.value : null,
-    flipped: flipOverride ? !defaultFlipped : defaultFlipped,
-    viewOnly: mine === null || !!snapshot.result,
+    lastMove: moveOrNull(snapshot.moves.at(-1)),
     ply: snapshot.moves.length,
-  };
+    viewOnly: mine === null || !!snapshot.result,
+    flip: flipOverride,
+  });
+}
+
+/**
+ * A game held in the browser (offline play), seen by the `mine` player: their legal moves while
+ * `canMove` (their turn, the game on), none otherwise.
+ */
+export function gameBoardModel(game: Game, mine: Side, canMove: boolean, flipOverride: boolean): BoardModel {
+  return modelOf(game.variant, game.position, {
+    mine,
+    moves: canMove ? legalMoves(game) : [],
+    lastMove: game.moves.at(-1) ?? null,
+    ply: game.moves.length,
+    viewOnly: !canMove,
+    flip: flipOverride,
+  });
 }
 
 /** Goats still on the board or in hand. */
-export function goatsRemaining(snapshot: Snapshot): number {
-  const parsed = parsePosition(snapshot.position);
-  if (!parsed.ok) return 0;
-  return parsed.value.goats.reduce((a, b) => a + b, 0) + snapshot.goatsInHand;
+export function goatsRemaining(position: Position): number {
+  return position.goats.reduce((a, b) => a + b, 0) + position.goatsInHand;
 }
 
 /** "x/5" for Bagh Chal (R14); the plain count for Guti and Bandi. */
-export function capturedText(snapshot: Snapshot): string {
-  const target = VARIANT_RULES[snapshot.variant].tigersWinAtCaptures;
-  return target === null ? String(snapshot.captured) : `${snapshot.captured}/${target}`;
+export function capturedText(variant: Variant, captured: number): string {
+  const target = VARIANT_RULES[variant].tigersWinAtCaptures;
+  return target === null ? String(captured) : `${captured}/${target}`;
 }
 
 /** Moves numbered by turn: [{ n: 1, moves: ['G@c3', 'a1-b2'] }, …]. */
@@ -174,11 +249,9 @@ export function snapshotAtPly(snapshot: Snapshot, ply: number): Snapshot | null 
 /** OBX (R43) of a Bagh Chal snapshot's position; null for the other variants. */
 export function obxOf(snapshot: Snapshot): string | null {
   if (snapshot.variant !== 'bagh-chal') return null;
-  const parsed = parsePosition(snapshot.position);
-  if (!parsed.ok) return null;
-  const last = snapshot.moves.at(-1);
-  const move = last ? parseMove(last) : null;
-  return makeObx(parsed.value, move?.ok ? move.value : undefined);
+  const position = positionOf(snapshot);
+  if (!position) return null;
+  return makeObx(position, moveOrNull(snapshot.moves.at(-1)) ?? undefined);
 }
 
 /** m:ss (or h:mm:ss), tenths under 10 s. */

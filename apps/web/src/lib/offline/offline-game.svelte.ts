@@ -1,0 +1,318 @@
+/**
+ * A game against the computer held entirely in the browser: `@bagh/rules` judges every move,
+ * the computer's moves come from the engine's Web Worker, and the game is saved in localStorage
+ * after every change, so a reload resumes it. No server is involved.
+ */
+import type { BotMoveReply, BotMoveRequest, Level } from '@bagh/engine';
+import {
+  createGame,
+  type Game,
+  type Move,
+  makeMove,
+  type Options,
+  opposite,
+  parseMove,
+  play,
+  playMoveText,
+  type RecordResult,
+  type Side,
+  type Variant,
+} from '@bagh/rules';
+import { EngineClient } from '../engine/engine-client.js';
+import { gameAtPly, moverOf } from '../game/replay.js';
+import { makeSavedGame, parseSavedGame, SAVED_GAME_KEY } from './saved-game.js';
+
+/** What a new game is played with. */
+export interface OfflineSettings {
+  readonly variant: Variant;
+  readonly options: Partial<Options>;
+  /** The person's side; `random` is drawn when the game starts. */
+  readonly side: Side | 'random';
+  readonly level: Level;
+}
+
+/** Who finds the computer's moves: the engine's worker (EngineClient), or a stand-in in tests. */
+export interface ComputerPlayer {
+  move(request: BotMoveRequest): Promise<BotMoveReply>;
+  /** Gets ready now (a worker loads the engine) rather than at the first move. */
+  start?(): void;
+  close?(): void;
+}
+
+/** Where the game is saved: localStorage, or a stand-in in tests; null saves nothing. */
+export type GameStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export interface OfflineGameOptions {
+  readonly computer?: ComputerPlayer;
+  readonly store?: GameStore | null;
+  /** A random 32-bit integer (the computer's seeds, a random side); crypto by default. */
+  readonly random?: () => number;
+  /** The least time before the computer's move is shown, so a quick reply does not flash by. */
+  readonly minReplyMs?: number;
+}
+
+export type MoveListener = (move: Move, game: Game) => void;
+
+const cryptoRandom = (): number => crypto.getRandomValues(new Uint32Array(1))[0]!;
+
+/** localStorage, or null where the browser refuses it (some private modes throw on access). */
+function browserStore(): GameStore | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class OfflineGame {
+  readonly #computerPlayer: ComputerPlayer;
+  readonly #store: GameStore | null;
+  readonly #random: () => number;
+  readonly #minReplyMs: number;
+  readonly #listeners = new Set<MoveListener>();
+
+  #game = $state.raw<Game | null>(null);
+  #player = $state<Side>('goat');
+  #level = $state<Level>('beginner');
+  /** A result the rules did not decide (a resignation). */
+  #declared = $state.raw<RecordResult | null>(null);
+  #thinking = $state(false);
+  #error = $state<string | null>(null);
+  /** Bumped by every change that makes a question in flight to the computer moot. */
+  #asked = 0;
+
+  #moves = $derived(this.#game ? this.#game.moves.map(makeMove) : []);
+  #result = $derived(this.#game?.outcome ?? this.#declared);
+
+  constructor(options: OfflineGameOptions = {}) {
+    this.#computerPlayer = options.computer ?? new EngineClient();
+    this.#store = options.store === undefined ? browserStore() : options.store;
+    this.#random = options.random ?? cryptoRandom;
+    this.#minReplyMs = options.minReplyMs ?? 300;
+    this.#load();
+  }
+
+  /** The game, or null before the first one. */
+  get game(): Game | null {
+    return this.#game;
+  }
+  get player(): Side {
+    return this.#player;
+  }
+  get computer(): Side {
+    return opposite(this.#player);
+  }
+  get level(): Level {
+    return this.#level;
+  }
+  /** Move texts so far (R40). */
+  get moves(): readonly string[] {
+    return this.#moves;
+  }
+  get result(): RecordResult | null {
+    return this.#result;
+  }
+  /** The computer is looking for its move. */
+  get thinking(): boolean {
+    return this.#thinking;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
+  /** The person may move now. */
+  get yourTurn(): boolean {
+    return !!this.#game && !this.#result && this.#game.position.toMove === this.#player;
+  }
+  /** The person has a move to take back. */
+  get canUndo(): boolean {
+    return this.#lastPlayerPly() >= 0;
+  }
+  /** The game as a RULES.md record (what is saved). */
+  get record(): string | null {
+    return this.#game ? this.#saved(this.#game) : null;
+  }
+  /** The settings of the current game (to offer the same again). */
+  get settings(): OfflineSettings | null {
+    const game = this.#game;
+    return game
+      ? { variant: game.variant, options: game.options, side: this.#player, level: this.#level }
+      : null;
+  }
+
+  /** Starts the computer's engine, and lets it move if it is its turn (a reload while it thought). */
+  open(): void {
+    this.#computerPlayer.start?.();
+    this.#askIfDue();
+  }
+
+  /** Ends this page's use of the engine; the saved game stays. */
+  close(): void {
+    this.#supersede();
+    this.#computerPlayer.close?.();
+  }
+
+  /** A new game; the computer moves first if it has the first move. */
+  start(settings: OfflineSettings): void {
+    const created = createGame(settings.variant, settings.options);
+    if (!created.ok) {
+      this.#error = created.error.message;
+      return;
+    }
+    this.#supersede();
+    this.#player = settings.side === 'random' ? (this.#random() % 2 === 0 ? 'goat' : 'tiger') : settings.side;
+    this.#level = settings.level;
+    this.#declared = null;
+    this.#error = null;
+    this.#game = created.value;
+    this.#save();
+    this.#askIfDue();
+  }
+
+  /** The person's move; false (and `error` says why) when it is not theirs to make or not legal. */
+  play(move: Move): boolean {
+    const game = this.#game;
+    if (!game || !this.yourTurn) return false;
+    const next = play(game, move);
+    if (!next.ok) {
+      this.#error = next.error.message;
+      return false;
+    }
+    this.#advance(next.value, move);
+    return true;
+  }
+
+  /** The person's move as text (R40). */
+  playText(text: string): boolean {
+    const parsed = parseMove(text);
+    if (!parsed.ok) {
+      this.#error = parsed.error.message;
+      return false;
+    }
+    return this.play(parsed.value);
+  }
+
+  /**
+   * Takes back the person's last move and the computer's reply to it (or its search for one);
+   * a finished game goes on again.
+   */
+  undo(): void {
+    const game = this.#game;
+    const ply = this.#lastPlayerPly();
+    if (!game || ply < 0) return;
+    this.#supersede();
+    this.#declared = null;
+    this.#error = null;
+    this.#game = gameAtPly(game, ply);
+    this.#save();
+  }
+
+  resign(): void {
+    if (!this.#game || this.#result) return;
+    this.#supersede();
+    this.#declared = { winner: this.computer, reason: 'resign' };
+    this.#save();
+  }
+
+  /** Asks the computer again after it failed. */
+  retry(): void {
+    this.#error = null;
+    this.#askIfDue();
+  }
+
+  dismissError(): void {
+    this.#error = null;
+  }
+
+  /** Calls `listener` after every move, the person's and the computer's; returns its unsubscriber. */
+  onMove(listener: MoveListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  #advance(next: Game, move: Move): void {
+    this.#game = next;
+    this.#error = null;
+    this.#save();
+    for (const listener of this.#listeners) listener(move, next);
+    this.#askIfDue();
+  }
+
+  #askIfDue(): void {
+    const game = this.#game;
+    if (!game || this.#result || this.#thinking || game.position.toMove !== this.computer) return;
+    const asked = ++this.#asked;
+    this.#thinking = true;
+    const request: BotMoveRequest = {
+      variant: game.variant,
+      options: game.options,
+      moves: this.#moves,
+      level: this.#level,
+      seed: this.#random() >>> 0,
+    };
+    Promise.all([this.#computerPlayer.move(request), wait(this.#minReplyMs)]).then(
+      ([reply]) => {
+        if (asked !== this.#asked) return;
+        this.#thinking = false;
+        if (reply.move === null) {
+          this.#error = 'The computer found no move.';
+          return;
+        }
+        // The worker's answer is judged like the person's moves.
+        const played = playMoveText(game, reply.move);
+        if (played.ok) this.#advance(played.value, played.value.moves.at(-1)!);
+        else this.#error = `The computer's move was refused: ${played.error.message}`;
+      },
+      (error: unknown) => {
+        if (asked !== this.#asked) return;
+        this.#thinking = false;
+        this.#error = `The computer could not move: ${error instanceof Error ? error.message : String(error)}`;
+      },
+    );
+  }
+
+  /** A question in flight to the computer is answered into the void. */
+  #supersede(): void {
+    this.#asked++;
+    this.#thinking = false;
+  }
+
+  #lastPlayerPly(): number {
+    const game = this.#game;
+    if (!game) return -1;
+    for (let i = game.moves.length - 1; i >= 0; i--) if (moverOf(game, i) === this.#player) return i;
+    return -1;
+  }
+
+  #saved(game: Game): string {
+    return makeSavedGame({ game, player: this.#player, level: this.#level, result: this.#result });
+  }
+
+  #load(): void {
+    let text: string | null = null;
+    try {
+      text = this.#store?.getItem(SAVED_GAME_KEY) ?? null;
+    } catch {
+      return;
+    }
+    const saved = parseSavedGame(text);
+    if (!saved) return;
+    this.#game = saved.game;
+    this.#player = saved.player;
+    this.#level = saved.level;
+    this.#declared = saved.game.outcome ? null : saved.result;
+  }
+
+  #save(): void {
+    const game = this.#game;
+    if (!game) return;
+    try {
+      this.#store?.setItem(SAVED_GAME_KEY, this.#saved(game));
+    } catch {
+      // storage full or refused: the game goes on unsaved
+    }
+  }
+}

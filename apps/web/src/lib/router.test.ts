@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { matchRoute } from './router.svelte.js';
+
+describe('routes', () => {
+  it('knows the home, live, computer and room pages', () => {
+    expect(matchRoute('/')).toEqual({ page: 'home' });
+    expect(matchRoute('/live')).toEqual({ page: 'live' });
+    expect(matchRoute('/computer')).toEqual({ page: 'computer' });
+    expect(matchRoute('/computer/')).toEqual({ page: 'computer' });
+    expect(matchRoute('/r/abc_D-9')).toEqual({ page: 'room', roomId: 'abc_D-9' });
+    expect(matchRoute('/computers')).toEqual({ page: 'home' });
+    expect(matchRoute('/r/bad id')).toEqual({ page: 'home' });
+  });
+});
