@@ -2,19 +2,21 @@
  * `pnpm bench:engine`: search speed (nodes/s, depth reached in 1 s from set positions) and a
  * tournament: every level against every other and a random mover, both sides, BENCH_GAMES games
  * per pairing (default 40), on worker threads, on node budgets (no time caps), each game from two
- * random opening plies. Games are capped at 200 plies (a draw).
+ * opening plies picked at random among sound moves (`soundOpening`). Games are capped at 200 plies
+ * (a draw). BENCH_PLAYERS (e.g. `strong,max`) limits the tournament to some players.
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createGame, type Game, legalMoves, parsePosition, play } from '@bagh/rules';
 import { chooseMove, seededRandom } from './bot.js';
 import { LEVELS, type Level } from './levels.js';
+import { soundOpening } from './openings.js';
 import { Searcher } from './search.js';
 
 type Player = Level | 'random';
-const PLAYERS: readonly Player[] = ['random', ...LEVELS];
+const ALL_PLAYERS: readonly Player[] = ['random', ...LEVELS];
+const PLAYERS = ALL_PLAYERS.filter((p) => process.env.BENCH_PLAYERS?.split(',').includes(p) ?? true);
 const MAX_PLIES = 200;
-const OPENING_PLIES = 2;
 /** Levels are judged on their node budgets, so a loaded machine cannot weaken one side. */
 const NODE_BUDGETS_ONLY = { timeMs: undefined } as const;
 
@@ -35,14 +37,14 @@ function startGame(position?: string): Game {
 function playMatch(match: Match): Winner {
   const random = seededRandom(match.seed);
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
-  let game = startGame();
-  for (let ply = 0; ply < MAX_PLIES && !game.outcome; ply++) {
+  // Random sound opening plies, so games between deterministic levels differ.
+  let game = soundOpening(random);
+  for (let ply = game.moves.length; ply < MAX_PLIES && !game.outcome; ply++) {
     const side = game.position.toMove;
     const player = side === 'tiger' ? match.tiger : match.goat;
     const moves = legalMoves(game);
-    // Two random opening plies, so games between deterministic levels differ.
     const move =
-      player === 'random' || ply < OPENING_PLIES
+      player === 'random'
         ? moves[Math.floor(random() * moves.length)]!
         : chooseMove(game, player, random, searchers[side], NODE_BUDGETS_ONLY)!.move;
     const played = play(game, move);

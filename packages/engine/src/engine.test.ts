@@ -9,7 +9,17 @@ import {
   type Variant,
 } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
-import { chooseMove, LEVELS, Searcher, seededRandom, WIN_SCORE } from './index.js';
+import {
+  chooseMove,
+  DEFAULT_WEIGHTS,
+  GOAT_WEIGHTS,
+  LEVELS,
+  OPENING_PLIES,
+  Searcher,
+  seededRandom,
+  soundOpening,
+  WIN_SCORE,
+} from './index.js';
 
 function gameAt(variant: Variant, position: string, moves: string[] = []): Game {
   const start = parsePosition(position);
@@ -46,9 +56,28 @@ describe('search', () => {
   it('stops at its node budget and reports the depth it completed', () => {
     const created = createGame('bagh-guti');
     if (!created.ok) throw new Error('no game');
-    const result = new Searcher().search(created.value, { maxNodes: 5_000 });
-    expect(result.nodes).toBeLessThan(5_000 + 64); // the last node may still probe its captures
+    const result = new Searcher().search(created.value, { maxNodes: 20_000 });
+    expect(result.nodes).toBeLessThan(20_000 + 64); // the last node may still probe its captures
     expect(result.depth).toBeGreaterThanOrEqual(2);
+  });
+
+  it('at its horizon, lets the goats answer a threat and sees the fork that wins a goat', () => {
+    // a2-a1 attacks b2 (to c3) and b1 (to c1) at once; a goat can cover only one landing.
+    const game = gameAt('bagh-chal', 'T3T/5/5/TGG2/1G2T t 17 0');
+    const weights = DEFAULT_WEIGHTS;
+    const result = new Searcher().search(game, { maxDepth: 1, exactRootScores: true, weights });
+    expect(makeMove(result.move!)).toBe('a2-a1');
+    const quiet = result.rootScores.find((s) => makeMove(s.move) === 'a2-a3')!;
+    expect(result.score - quiet.score).toBeGreaterThan(weights.capture);
+  });
+
+  it('finds the same best score with and without its move-ordering memory', () => {
+    const game = gameAt('bagh-chal', 'T1G2/2GT1/G4/3T1/T4 g 17 0');
+    const warm = new Searcher();
+    warm.search(gameAt('bagh-chal', 'T3T/5/5/5/T3T g 20 0'), { maxDepth: 5 });
+    const fresh = new Searcher().search(game, { maxDepth: 4, exactRootScores: true });
+    const reused = warm.search(game, { maxDepth: 4, exactRootScores: true });
+    expect(reused.score).toBe(fresh.score);
   });
 
   it('returns no move when the game is over', () => {
@@ -81,5 +110,23 @@ describe('levels', () => {
         if (played.ok) again = played.value;
       }
     }
+  });
+});
+
+describe('openings', () => {
+  it('plays sound opening plies, reproducibly per seed, and varies with the seed', () => {
+    const openings = new Set<string>();
+    for (let seed = 0; seed < 6; seed++) {
+      const game = soundOpening(seededRandom(seed));
+      expect(game.moves).toHaveLength(OPENING_PLIES);
+      const text = game.moves.map(makeMove).join(' ');
+      expect(soundOpening(seededRandom(seed)).moves.map(makeMove).join(' ')).toBe(text);
+      openings.add(text);
+    }
+    expect(openings.size).toBeGreaterThan(1);
+  });
+
+  it('the goats search with their own weights', () => {
+    expect(GOAT_WEIGHTS).not.toEqual(DEFAULT_WEIGHTS);
   });
 });

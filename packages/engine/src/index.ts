@@ -1,6 +1,7 @@
 export { type BotChoice, chooseMove, seededRandom } from './bot.js';
-export { DEFAULT_WEIGHTS, evaluateForTigers, type Weights, WIN_SCORE } from './evaluate.js';
+export { DEFAULT_WEIGHTS, evaluateForTigers, GOAT_WEIGHTS, type Weights, WIN_SCORE } from './evaluate.js';
 export { LEVEL_SETTINGS, LEVELS, type Level, type LevelSettings } from './levels.js';
+export { OPENING_PLIES, soundOpening } from './openings.js';
 export {
   type AnalysisReply,
   type AnalysisRequest,

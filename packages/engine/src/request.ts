@@ -13,7 +13,7 @@ import {
   type Variant,
 } from '@bagh/rules';
 import { chooseMove, seededRandom } from './bot.js';
-import { WIN_SCORE } from './evaluate.js';
+import { DEFAULT_WEIGHTS, WIN_SCORE } from './evaluate.js';
 import type { Level } from './levels.js';
 import { Searcher, type SearchLimits } from './search.js';
 
@@ -86,7 +86,9 @@ export function botMove(
 
 export function analyse(request: AnalysisRequest, searcher: Searcher = new Searcher()): AnalysisReply {
   const game = gameOf(request);
+  // One scale for every position of a game, whichever side is to move.
   const result = searcher.search(game, {
+    weights: DEFAULT_WEIGHTS,
     timeMs: request.timeMs,
     ...(request.maxDepth !== undefined ? { maxDepth: request.maxDepth } : {}),
   });

@@ -12,7 +12,15 @@ import {
   type RepetitionTable,
   SearchBoard,
 } from '@bagh/rules';
-import { DEFAULT_WEIGHTS, evaluateForTigers, type Weights, WIN_SCORE } from './evaluate.js';
+import {
+  captureLandings,
+  DEFAULT_WEIGHTS,
+  evaluateForTigers,
+  GOAT_WEIGHTS,
+  threatenedGoats,
+  type Weights,
+  WIN_SCORE,
+} from './evaluate.js';
 
 export interface SearchLimits {
   /** Stop deepening after this many milliseconds (checked every few thousand nodes). */
@@ -47,7 +55,12 @@ const EXACT = 0;
 const LOWER = 1;
 const UPPER = 2;
 const TT_LIMIT = 1 << 18;
+/** moveKey() is below this. */
+const MOVE_KEYS = 1024 + 25 * 25 + 26 * 625;
+const PLACE = 0;
 const JUMP = 2;
+/** Plies of captures and answers to threats searched past the horizon. */
+const MAX_QUIESCENCE_PLIES = 2;
 
 class OutOfBudget extends Error {}
 
@@ -65,8 +78,11 @@ export class Searcher {
     this.now = limits.now ?? (() => performance.now());
     this.deadline = limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs;
     this.maxNodes = limits.maxNodes ?? Number.POSITIVE_INFINITY;
-    this.weights = limits.weights ?? DEFAULT_WEIGHTS;
+    // Each side searches with its own view of the game (the goats' weights are tuned apart).
+    this.weights = limits.weights ?? (game.position.toMove === 'goat' ? GOAT_WEIGHTS : DEFAULT_WEIGHTS);
     if (this.tt.size > TT_LIMIT) this.tt.clear();
+    this.killers.length = 0;
+    for (const scores of this.historyScores) for (let k = 0; k < MOVE_KEYS; k++) scores[k]! /= 8;
     if (rootMoves.length === 0) return { move: null, score: 0, depth: 0, nodes: 0, rootScores: [] };
 
     const board = new SearchBoard(game.variant, game.options, game.position);
@@ -149,7 +165,7 @@ export class Searcher {
     this.nodes++;
     this.checkBudget();
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
-    if (depth <= 0) return this.quiesce(board, beta, ply);
+    if (depth <= 0) return this.quiesce(board, history, alphaIn, beta, ply, 0);
     let alpha = alphaIn;
     const entry = this.tt.get(board.hash);
     if (entry && entry.depth >= depth) {
@@ -157,8 +173,7 @@ export class Searcher {
       if (entry.flag === LOWER && entry.score >= beta) return entry.score;
       if (entry.flag === UPPER && entry.score <= alpha) return entry.score;
     }
-    const moves = board.generateMoves();
-    orderMoves(moves, entry?.best ?? -1);
+    const moves = this.ordered(board.generateMoves(), entry?.best ?? -1, ply, board.goatToMove);
     let best = -WIN_SCORE * 2;
     let bestMove = -1;
     let legal = 0;
@@ -172,7 +187,13 @@ export class Searcher {
       board.record(history);
       let score: number;
       try {
-        score = -this.negamax(board, history, depth - 1, -beta, -alpha, ply + 1);
+        // Principal variation search: later moves only have to prove they are no better.
+        if (legal === 1) score = -this.negamax(board, history, depth - 1, -beta, -alpha, ply + 1);
+        else {
+          score = -this.negamax(board, history, depth - 1, -alpha - 1, -alpha, ply + 1);
+          if (score > alpha && score < beta)
+            score = -this.negamax(board, history, depth - 1, -beta, -alpha, ply + 1);
+        }
       } finally {
         board.unrecord(history);
         board.unmake(move);
@@ -182,7 +203,10 @@ export class Searcher {
         bestMove = moveKey(move);
       }
       if (score > alpha) alpha = score;
-      if (alpha >= beta) break;
+      if (alpha >= beta) {
+        if (move.kind !== 'jump') this.rememberCutoff(move, depth, ply, board.goatToMove);
+        break;
+      }
     }
     // R15: no legal move, R13 included, loses.
     if (legal === 0) return -(WIN_SCORE - ply);
@@ -192,30 +216,110 @@ export class Searcher {
   }
 
   /**
-   * At the horizon the tigers may still take one hanging goat, so a position is not scored as
-   * quiet while a capture is pending. The goats' side stands pat on the static score.
+   * At the horizon a position is not scored as quiet while a capture is pending: the tigers may
+   * take a hanging goat (or stand pat), and goats facing a threat must answer it with a move —
+   * they may not stand pat, since a double threat costs a goat however it is scored statically.
    */
-  private quiesce(board: SearchBoard, beta: number, ply: number): number {
-    if (board.countPacked() === 0) return -(WIN_SCORE - ply);
-    const forTigers = evaluateForTigers(board, this.weights);
-    if (board.goatToMove) return -forTigers;
-    let best = forTigers;
-    if (best >= beta) return best;
+  private quiesce(
+    board: SearchBoard,
+    history: RepetitionTable,
+    alphaIn: number,
+    beta: number,
+    ply: number,
+    qply: number,
+  ): number {
+    if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
     const moves = this.buffer(ply);
     const count = board.generatePacked(moves, 0);
-    for (let i = 0; i < count && best < beta; i++) {
-      const m = moves[i]!;
-      if ((m & 3) !== JUMP) continue;
-      this.nodes++;
-      board.makePacked(m);
-      const blocked = board.countPacked() === 0;
-      const score =
-        board.tigersHaveWon() || blocked ? WIN_SCORE - ply - 1 : evaluateForTigers(board, this.weights);
-      board.unmakePacked(m);
-      if (score > best) best = score;
+    if (count === 0) return -(WIN_SCORE - ply);
+    const forTigers = evaluateForTigers(board, this.weights);
+    const standPat = board.goatToMove ? -forTigers : forTigers;
+    const threatened = board.goatToMove ? threatenedGoats(board) : 0;
+    if (board.goatToMove && (qply >= MAX_QUIESCENCE_PLIES || threatened === 0)) return standPat;
+    // The goats' answers to a threat: cover a landing point, or step a threatened goat away.
+    const landings = board.goatToMove ? captureLandings(board) : 0;
+    let alpha = alphaIn;
+    let best = -WIN_SCORE * 2;
+    if (!board.goatToMove) {
+      if (standPat >= beta) return standPat;
+      best = standPat;
+      if (standPat > alpha) alpha = standPat;
     }
-    return best;
+    let legal = 0;
+    for (let i = 0; i < count && alpha < beta; i++) {
+      const m = moves[i]!;
+      if (board.goatToMove) {
+        const answers = ((landings >>> ((m >>> 7) & 31)) | (threatened >>> ((m >>> 2) & 31))) & 1;
+        if (answers === 0 || ((m & 3) === PLACE && ((landings >>> ((m >>> 7) & 31)) & 1) === 0)) continue;
+      } else if ((m & 3) !== JUMP) continue;
+      board.makePacked(m);
+      if (board.repeats(history)) {
+        board.unmakePacked(m);
+        continue;
+      }
+      legal++;
+      this.nodes++;
+      this.checkBudget();
+      board.record(history);
+      let score: number;
+      try {
+        score = -this.quiesce(board, history, -beta, -alpha, ply + 1, qply + 1);
+      } finally {
+        board.unrecord(history);
+        board.unmakePacked(m);
+      }
+      if (score > best) best = score;
+      if (score > alpha) alpha = score;
+    }
+    // No answer to the threat (or none R13 allows): the static score stands.
+    return legal === 0 ? standPat : best;
   }
+
+  /** Quiet moves that caused cut-offs: two killers per ply, and history scores per side. */
+  private readonly killers: number[] = [];
+  private readonly historyScores = [new Float64Array(MOVE_KEYS), new Float64Array(MOVE_KEYS)];
+
+  private rememberCutoff(move: Move, depth: number, ply: number, goatToMove: boolean): void {
+    const key = moveKey(move);
+    if (this.killers[ply * 2] !== key) {
+      this.killers[ply * 2 + 1] = this.killers[ply * 2] ?? -1;
+      this.killers[ply * 2] = key;
+    }
+    this.historyScores[goatToMove ? 1 : 0]![key]! += depth * depth;
+  }
+
+  /** TT move, then captures (longest first), then killers, then quiet moves by history. */
+  private ordered(moves: Move[], ttBest: number, ply: number, goatToMove: boolean): Move[] {
+    const scores = this.historyScores[goatToMove ? 1 : 0]!;
+    const killer1 = this.killers[ply * 2] ?? -1;
+    const killer2 = this.killers[ply * 2 + 1] ?? -1;
+    const ranks = this.ranks;
+    // Insertion sort in place: the lists are short, and this allocates nothing.
+    for (let i = 0; i < moves.length; i++) {
+      const move = moves[i]!;
+      const key = moveKey(move);
+      const rank =
+        key === ttBest
+          ? 4e12
+          : move.kind === 'jump'
+            ? 3e12 + move.path.length
+            : key === killer1
+              ? 2e12
+              : key === killer2
+                ? 1e12
+                : scores[key]!;
+      let j = i;
+      while (j > 0 && ranks[j - 1]! < rank) {
+        moves[j] = moves[j - 1]!;
+        ranks[j] = ranks[j - 1]!;
+        j--;
+      }
+      moves[j] = move;
+      ranks[j] = rank;
+    }
+    return moves;
+  }
+  private readonly ranks = new Float64Array(MAX_MOVES);
 
   private readonly buffers: Int32Array[] = [];
   private buffer(ply: number): Int32Array {
@@ -229,11 +333,4 @@ function moveKey(m: Move): number {
   if (m.kind === 'place') return m.to;
   if (m.kind === 'step') return 32 + m.from * 25 + m.to;
   return 1024 + m.from * 25 + m.path[m.path.length - 1]! + m.path.length * 625;
-}
-
-/** TT move first, then jumps (captures), longest multi-jumps first. */
-function orderMoves(moves: Move[], ttBest: number): void {
-  const key = (m: Move): number =>
-    (moveKey(m) === ttBest ? 1000 : 0) + (m.kind === 'jump' ? 10 * m.path.length : 0);
-  moves.sort((a, b) => key(b) - key(a));
 }

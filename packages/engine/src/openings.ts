@@ -1,0 +1,25 @@
+/**
+ * Opening plies for engine matches: each chosen at random among the moves a fixed shallow search
+ * rates within a margin of the best, so games between deterministic players differ without
+ * handing either side a move it would never play.
+ */
+import { createGame, type Game, play } from '@bagh/rules';
+import { Searcher } from './search.js';
+
+export const OPENING_PLIES = 2;
+const OPENING_DEPTH = 4;
+const OPENING_MARGIN = 20;
+
+export function soundOpening(random: () => number, plies: number = OPENING_PLIES): Game {
+  const created = createGame('bagh-chal');
+  if (!created.ok) throw new Error(created.error.message);
+  let game = created.value;
+  for (let ply = 0; ply < plies && !game.outcome; ply++) {
+    const { rootScores } = new Searcher().search(game, { maxDepth: OPENING_DEPTH, exactRootScores: true });
+    const sound = rootScores.filter((s) => s.score >= rootScores[0]!.score - OPENING_MARGIN);
+    const played = play(game, sound[Math.floor(random() * sound.length)]!.move);
+    if (!played.ok) throw new Error(played.error.message);
+    game = played.value;
+  }
+  return game;
+}
