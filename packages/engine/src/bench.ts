@@ -3,10 +3,11 @@
  * tournament: every level against every other and a random mover, both sides, BENCH_GAMES games
  * per pairing (default 40), on worker threads, on node budgets (no time caps), each game from two
  * opening plies picked at random among sound moves (`soundOpening`). Games are capped at 200 plies
- * (a draw). BENCH_PLAYERS (e.g. `strong,max`) limits the tournament to some players.
+ * (a draw). BENCH_PLAYERS (e.g. `strong,max`) limits the tournament to some players; BENCH_MINUTES
+ * (default 600) stops it early and reports the games played by then, round by round alike.
  */
 import { availableParallelism } from 'node:os';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { createGame, type Game, legalMoves, parsePosition, play } from '@bagh/rules';
 import { chooseMove, seededRandom } from './bot.js';
 import { LEVELS, type Level } from './levels.js';
@@ -69,32 +70,51 @@ function speed(): void {
   }
 }
 
-async function tournament(gamesPerPairing: number): Promise<void> {
+async function tournament(gamesPerPairing: number, minutes: number): Promise<void> {
+  const pairings: Array<[Player, Player]> = [];
+  for (const [i, a] of PLAYERS.entries()) for (const b of PLAYERS.slice(i + 1)) pairings.push([a, b]);
+  // Round by round over the pairings, so a run cut short by BENCH_MINUTES has played each alike.
   const matches: Match[] = [];
   let seed = 1;
-  for (const [i, a] of PLAYERS.entries()) {
-    for (const b of PLAYERS.slice(i + 1)) {
-      for (let g = 0; g < gamesPerPairing; g++) {
-        matches.push(g % 2 === 0 ? { tiger: a, goat: b, seed: seed++ } : { tiger: b, goat: a, seed: seed++ });
-      }
+  for (let g = 0; g < gamesPerPairing; g++) {
+    for (const [a, b] of pairings) {
+      matches.push(g % 2 === 0 ? { tiger: a, goat: b, seed: seed++ } : { tiger: b, goat: a, seed: seed++ });
     }
   }
-  const workers = Math.max(1, Math.min(availableParallelism(), 4));
   const results: Array<Match & { winner: Winner }> = [];
   const started = performance.now();
+  const deadline = started + minutes * 60_000;
+  let next = 0;
+  const workers = Math.max(1, Math.min(availableParallelism(), 4));
   await Promise.all(
-    Array.from({ length: workers }, (_, w) => {
-      const share = matches.filter((_, i) => i % workers === w);
+    Array.from({ length: workers }, () => {
+      const worker = new Worker(new URL(import.meta.url));
+      const handOut = () => {
+        if (next < matches.length && performance.now() < deadline) worker.postMessage(matches[next++]);
+        else void worker.terminate();
+      };
+      const timer = setTimeout(() => void worker.terminate(), Math.max(0, deadline - performance.now()));
       return new Promise<void>((resolve, reject) => {
-        const worker = new Worker(new URL(import.meta.url), { workerData: share });
-        worker.on('message', (r: Array<Match & { winner: Winner }>) => results.push(...r));
+        worker.on('message', (r: Match & { winner: Winner }) => {
+          results.push(r);
+          console.log(`  game ${results.length}: ${r.tiger} (tigers) vs ${r.goat} (goats): ${r.winner}`);
+          handOut();
+        });
         worker.on('error', reject);
-        worker.on('exit', () => resolve());
+        worker.on('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        handOut();
       });
     }),
   );
+  if (results.length < matches.length)
+    console.log(
+      `\ncut short by BENCH_MINUTES=${minutes}: ${results.length} of ${matches.length} games played`,
+    );
   console.log(
-    `\ntournament: ${gamesPerPairing} games per pairing, both sides, ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `\ntournament: up to ${gamesPerPairing} games per pairing, both sides, ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   console.log('row player vs column player: wins-draws-losses (as tiger + as goat)');
   console.log(['', ...PLAYERS].map((p) => p.padEnd(12)).join(''));
@@ -119,7 +139,9 @@ async function tournament(gamesPerPairing: number): Promise<void> {
 
 if (isMainThread) {
   speed();
-  await tournament(Number(process.env.BENCH_GAMES ?? 40));
+  await tournament(Number(process.env.BENCH_GAMES ?? 40), Number(process.env.BENCH_MINUTES ?? 600));
 } else {
-  parentPort!.postMessage((workerData as Match[]).map((match) => ({ ...match, winner: playMatch(match) })));
+  parentPort!.on('message', (match: Match) =>
+    parentPort!.postMessage({ ...match, winner: playMatch(match) }),
+  );
 }
