@@ -11,7 +11,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { createGame, type Game, legalMoves, parsePosition, play } from '@bagh/rules';
 import { chooseMove, seededRandom } from './bot.js';
 import { LEVELS, type Level } from './levels.js';
-import { soundOpening } from './openings.js';
+import { SPEED_POSITIONS, soundOpening } from './openings.js';
 import { Searcher } from './search.js';
 
 type Player = Level | 'random';
@@ -56,13 +56,8 @@ function playMatch(match: Match): Winner {
 }
 
 function speed(): void {
-  const positions = {
-    start: undefined,
-    'mid placement': 'T3T/1G1G1/2G2/1G1G1/T3T g 15 0',
-    'all placed': 'GGTGG/GG1GG/TG1GT/GGGG1/GGT1G g 0 0',
-  } as const;
   console.log('search speed (bagh-chal, 1 s per position)');
-  for (const [name, position] of Object.entries(positions)) {
+  for (const [name, position] of Object.entries(SPEED_POSITIONS)) {
     const result = new Searcher().search(startGame(position), { timeMs: 1_000 });
     console.log(
       `  ${name.padEnd(14)} depth ${String(result.depth).padStart(2)}  ${Math.round(result.nodes).toLocaleString('en-US').padStart(10)} nodes/s`,

@@ -1,13 +1,4 @@
-import {
-  createGame,
-  type Game,
-  legalMoves,
-  makeMove,
-  parsePosition,
-  play,
-  playMoveTexts,
-  type Variant,
-} from '@bagh/rules';
+import { createGame, legalMoves, makeMove, play } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import {
   chooseMove,
@@ -20,16 +11,7 @@ import {
   soundOpening,
   WIN_SCORE,
 } from './index.js';
-
-function gameAt(variant: Variant, position: string, moves: string[] = []): Game {
-  const start = parsePosition(position);
-  if (!start.ok) throw new Error(start.error.message);
-  const created = createGame(variant, {}, start.value);
-  if (!created.ok) throw new Error(created.error.message);
-  const played = playMoveTexts(created.value, moves);
-  if (!played.ok) throw new Error(played.error.message);
-  return played.value;
-}
+import { gameAt } from './test-helpers.js';
 
 describe('search', () => {
   it('takes the fifth goat when it can', () => {

@@ -26,6 +26,7 @@ import { createGame, type Game, legalMoves, type Move, parsePosition, play } fro
 import { chooseMove, seededRandom } from './bot.js';
 import { LEVEL_SETTINGS, LEVELS, type Level } from './levels.js';
 import { type MctsLimits, mctsChooseMove } from './mcts.js';
+import { SPEED_POSITIONS } from './openings.js';
 import { Searcher, type SearchLimits } from './search.js';
 
 const MAX_PLIES = 200;
@@ -226,13 +227,8 @@ function report(pairings: readonly Pairing[], outcomes: readonly Outcome[]): voi
 
 /** Single-thread speed from set positions, 1 s each: MCTS iterations/s beside alpha-beta nodes/s. */
 function speed(): void {
-  const positions = {
-    start: undefined,
-    'mid placement': 'T3T/1G1G1/2G2/1G1G1/T3T g 15 0',
-    'all placed': 'GGTGG/GG1GG/TG1GT/GGGG1/GGT1G g 0 0',
-  } as const;
   console.log('speed (bagh-chal, 1 s per position, one thread)');
-  for (const [name, text] of Object.entries(positions)) {
+  for (const [name, text] of Object.entries(SPEED_POSITIONS)) {
     const start = text === undefined ? undefined : parsePosition(text);
     const created = createGame('bagh-chal', {}, start?.ok ? start.value : undefined);
     if (!created.ok) throw new Error(created.error.message);

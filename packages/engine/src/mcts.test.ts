@@ -1,25 +1,8 @@
-import {
-  createGame,
-  type Game,
-  legalMoves,
-  makeMove,
-  parsePosition,
-  playMoveTexts,
-  type Variant,
-} from '@bagh/rules';
+import { createGame, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from './bot.js';
 import { mctsChooseMove } from './mcts.js';
-
-function gameAt(variant: Variant, position: string, moves: string[] = []): Game {
-  const start = parsePosition(position);
-  if (!start.ok) throw new Error(start.error.message);
-  const created = createGame(variant, {}, start.value);
-  if (!created.ok) throw new Error(created.error.message);
-  const played = playMoveTexts(created.value, moves);
-  if (!played.ok) throw new Error(played.error.message);
-  return played.value;
-}
+import { gameAt } from './test-helpers.js';
 
 describe('mcts', () => {
   it('takes the fifth goat when it can (R14), and knows it has won', () => {

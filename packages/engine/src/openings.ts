@@ -7,6 +7,13 @@ import { createGame, type Game, play } from '@bagh/rules';
 import { Searcher } from './search.js';
 
 export const OPENING_PLIES = 2;
+
+/** Set positions the benches time the searchers from. */
+export const SPEED_POSITIONS = {
+  start: undefined,
+  'mid placement': 'T3T/1G1G1/2G2/1G1G1/T3T g 15 0',
+  'all placed': 'GGTGG/GG1GG/TG1GT/GGGG1/GGT1G g 0 0',
+} as const;
 const OPENING_DEPTH = 4;
 const OPENING_MARGIN = 20;
 
