@@ -1,12 +1,13 @@
 /**
  * Static evaluation, in centipawn-like units from the tigers' point of view: captures dominate,
- * then capture threats, tigers already hemmed in, and tiger mobility. `pnpm tune:engine` tunes
- * these by self-play; its best find ({192, 30, 2, 45}: 25/40 against these in symmetric matches)
- * made max lose as goats to strong in the tournament, so these hand-set weights stay.
+ * then capture threats, tigers already hemmed in, tiger mobility and goats on open lines. Each
+ * side searches with its own weights: the tigers' are hand-set (a symmetric self-play tuning made
+ * max weaker as goats), the goats' are tuned for the goats' side by `TUNE_SIDE=goat pnpm
+ * tune:engine`. Features at weight 0 were measured and did not help; they stay for the tuner.
  */
-import type { SearchBoard } from '@bagh/rules';
+import { POINT_COUNT, type SearchBoard } from '@bagh/rules';
 
-const ALL_POINTS = (1 << 25) - 1;
+const ALL_POINTS = (1 << POINT_COUNT) - 1;
 
 export interface Weights {
   readonly capture: number;
