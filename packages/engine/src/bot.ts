@@ -1,5 +1,6 @@
 /** Chooses the computer's move for a level; the randomness is injected, so games replay exactly. */
 import type { Game, Move } from '@bagh/rules';
+import { DEFAULT_WEIGHTS, GOAT_WEIGHTS } from './evaluate.js';
 import { LEVEL_SETTINGS, type Level } from './levels.js';
 import { Searcher, type SearchLimits } from './search.js';
 
@@ -24,7 +25,10 @@ export function chooseMove(
     return { move: result.move, score: result.score, depth: result.depth, nodes: result.nodes };
   }
   const best = result.rootScores[0]!.score;
-  const weights = result.rootScores.map((s) => Math.exp((s.score - best) / settings.temperature));
+  // The temperature is set in the tigers' units; the goats' scores run on their own scale.
+  const scale = game.position.toMove === 'goat' ? GOAT_WEIGHTS.capture / DEFAULT_WEIGHTS.capture : 1;
+  const temperature = settings.temperature * scale;
+  const weights = result.rootScores.map((s) => Math.exp((s.score - best) / temperature));
   let pick = random() * weights.reduce((a, b) => a + b, 0);
   for (const [i, scored] of result.rootScores.entries()) {
     pick -= weights[i]!;
