@@ -1,8 +1,7 @@
 /** Chooses the computer's move for a level; the randomness is injected, so games replay exactly. */
 import type { Game, Move } from '@bagh/rules';
-import { DEFAULT_WEIGHTS, GOAT_WEIGHTS } from './evaluate.js';
 import { LEVEL_SETTINGS, type Level } from './levels.js';
-import { Searcher, type SearchLimits } from './search.js';
+import { Searcher, type SearchLimits, weightsFor } from './search.js';
 
 export interface BotChoice {
   readonly move: Move;
@@ -19,15 +18,14 @@ export function chooseMove(
   overrides: SearchLimits = {},
 ): BotChoice | null {
   const settings = LEVEL_SETTINGS[level];
-  const result = searcher.search(game, { ...settings.limits, ...overrides });
+  const limits = { ...settings.limits, ...overrides };
+  const result = searcher.search(game, limits);
   if (!result.move) return null;
   if (settings.temperature === 0 || result.rootScores.length === 1) {
     return { move: result.move, score: result.score, depth: result.depth, nodes: result.nodes };
   }
   const best = result.rootScores[0]!.score;
-  // The temperature is set in the tigers' units; the goats' scores run on their own scale.
-  const scale = game.position.toMove === 'goat' ? GOAT_WEIGHTS.capture / DEFAULT_WEIGHTS.capture : 1;
-  const temperature = settings.temperature * scale;
+  const temperature = settings.temperature * weightsFor(game, limits).capture;
   const weights = result.rootScores.map((s) => Math.exp((s.score - best) / temperature));
   let pick = random() * weights.reduce((a, b) => a + b, 0);
   for (const [i, scored] of result.rootScores.entries()) {

@@ -7,7 +7,8 @@ export type Level = (typeof LEVELS)[number];
 export interface LevelSettings {
   readonly limits: SearchLimits;
   /**
-   * Softmax temperature over the root scores, in score units: 0 always plays the best move;
+   * Softmax temperature over the root scores, in captures (the side's capture weight, so both
+   * sides err alike on their own score scales): 0 always plays the best move;
    * higher values pick worse moves more often (a beginner overlooks threats).
    */
   readonly temperature: number;
@@ -16,8 +17,8 @@ export interface LevelSettings {
 }
 
 export const LEVEL_SETTINGS: { readonly [L in Level]: LevelSettings } = {
-  beginner: { limits: { maxDepth: 1, exactRootScores: true, timeMs: 200 }, temperature: 60, budgetMs: 400 },
-  casual: { limits: { maxDepth: 3, exactRootScores: true, timeMs: 400 }, temperature: 12, budgetMs: 800 },
+  beginner: { limits: { maxDepth: 1, exactRootScores: true, timeMs: 200 }, temperature: 0.5, budgetMs: 400 },
+  casual: { limits: { maxDepth: 3, exactRootScores: true, timeMs: 400 }, temperature: 0.1, budgetMs: 800 },
   strong: { limits: { maxDepth: 64, maxNodes: 40_000, timeMs: 800 }, temperature: 0, budgetMs: 1_200 },
   max: { limits: { maxDepth: 64, maxNodes: 1_000_000, timeMs: 2_500 }, temperature: 0, budgetMs: 3_000 },
 };

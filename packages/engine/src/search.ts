@@ -13,11 +13,10 @@ import {
   SearchBoard,
 } from '@bagh/rules';
 import {
-  captureLandings,
   DEFAULT_WEIGHTS,
   evaluateForTigers,
   GOAT_WEIGHTS,
-  threatenedGoats,
+  scanCaptures,
   type Weights,
   WIN_SCORE,
 } from './evaluate.js';
@@ -61,6 +60,7 @@ const PLACE = 0;
 const JUMP = 2;
 /** Plies of captures and answers to threats searched past the horizon. */
 const MAX_QUIESCENCE_PLIES = 2;
+const NO_CAPTURES = { threatened: 0, landings: 0 } as const;
 
 class OutOfBudget extends Error {}
 
@@ -78,8 +78,7 @@ export class Searcher {
     this.now = limits.now ?? (() => performance.now());
     this.deadline = limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs;
     this.maxNodes = limits.maxNodes ?? Number.POSITIVE_INFINITY;
-    // Each side searches with its own view of the game (the goats' weights are tuned apart).
-    this.weights = limits.weights ?? (game.position.toMove === 'goat' ? GOAT_WEIGHTS : DEFAULT_WEIGHTS);
+    this.weights = weightsFor(game, limits);
     if (this.tt.size > TT_LIMIT) this.tt.clear();
     this.killers.length = 0;
     for (const scores of this.historyScores) for (let k = 0; k < MOVE_KEYS; k++) scores[k]! /= 8;
@@ -234,10 +233,9 @@ export class Searcher {
     if (count === 0) return -(WIN_SCORE - ply);
     const forTigers = evaluateForTigers(board, this.weights);
     const standPat = board.goatToMove ? -forTigers : forTigers;
-    const threatened = board.goatToMove ? threatenedGoats(board) : 0;
-    if (board.goatToMove && (qply >= MAX_QUIESCENCE_PLIES || threatened === 0)) return standPat;
     // The goats' answers to a threat: cover a landing point, or step a threatened goat away.
-    const landings = board.goatToMove ? captureLandings(board) : 0;
+    const { threatened, landings } = board.goatToMove ? scanCaptures(board) : NO_CAPTURES;
+    if (board.goatToMove && (qply >= MAX_QUIESCENCE_PLIES || threatened === 0)) return standPat;
     let alpha = alphaIn;
     let best = -WIN_SCORE * 2;
     if (!board.goatToMove) {
@@ -326,6 +324,11 @@ export class Searcher {
     while (this.buffers.length <= ply) this.buffers.push(new Int32Array(MAX_MOVES));
     return this.buffers[ply]!;
   }
+}
+
+/** Each side searches with its own view of the game (the goats' weights are tuned apart). */
+export function weightsFor(game: Game, limits: SearchLimits = {}): Weights {
+  return limits.weights ?? (game.position.toMove === 'goat' ? GOAT_WEIGHTS : DEFAULT_WEIGHTS);
 }
 
 /** A number naming a move for the TT (multi-jumps with the same ends share one: only ordering uses it). */

@@ -26,11 +26,8 @@ const STEPS: { readonly [K in keyof Weights]: number } = {
   mobility: 3,
   trappedTiger: 30,
   exposedGoat: 10,
-  tigerRoom: 4,
-  closedSpace: 20,
-  forkPoint: 20,
 };
-/** TUNE_KEYS (e.g. `exposedGoat,forkPoint`) limits the weights tried. */
+/** TUNE_KEYS (e.g. `exposedGoat,threat`) limits the weights tried. */
 const KEYS = (Object.keys(STEPS) as (keyof Weights)[]).filter(
   (k) => process.env.TUNE_KEYS?.split(',').includes(k) ?? true,
 );
