@@ -1,4 +1,4 @@
-import { createGame, legalMoves, makeMove, play } from '@bagh/rules';
+import { createGame, legalMoves, makeMove, parsePosition, play } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import {
   chooseMove,
@@ -60,6 +60,27 @@ describe('search', () => {
     const fresh = new Searcher().search(game, { maxDepth: 4, exactRootScores: true });
     const reused = warm.search(game, { maxDepth: 4, exactRootScores: true });
     expect(reused.score).toBe(fresh.score);
+  });
+
+  it('a searcher shared by both sides and by analysis scores as a fresh one would', () => {
+    // The engine worker serves every room: the stored scores of one side's weights or one board
+    // must not answer a search with other weights or on another board.
+    const game = gameAt('bagh-chal', 'T1G2/2GT1/G4/3T1/T4 g 17 0');
+    const shared = new Searcher();
+    shared.search(game, { maxDepth: 5, weights: DEFAULT_WEIGHTS });
+    shared.search(gameAt('bagh-bandi', 'T1G2/2GT1/G4/3T1/T4 g 17 0'), { maxDepth: 5, weights: GOAT_WEIGHTS });
+    const fresh = new Searcher().search(game, { maxDepth: 5, weights: GOAT_WEIGHTS, exactRootScores: true });
+    const reused = shared.search(game, { maxDepth: 5, weights: GOAT_WEIGHTS, exactRootScores: true });
+    expect(reused.rootScores).toEqual(fresh.rootScores);
+  });
+
+  it('with the multiJump option, searches multi-jumps and takes the longest', () => {
+    const start = parsePosition('T3T/5/5/4T/TG1G1 t 0 0');
+    if (!start.ok) throw new Error(start.error.message);
+    const created = createGame('bagh-chal', { multiJump: true }, start.value);
+    if (!created.ok) throw new Error(created.error.message);
+    const result = new Searcher().search(created.value, { maxDepth: 3 });
+    expect(makeMove(result.move!)).toBe('a1xc1xe1');
   });
 
   it('returns no move when the game is over', () => {

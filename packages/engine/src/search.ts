@@ -20,6 +20,7 @@ import {
   type Weights,
   WIN_SCORE,
 } from './evaluate.js';
+import { EXACT, LOWER, TranspositionTable, UPPER } from './transposition.js';
 
 export interface SearchLimits {
   /** Stop deepening after this many milliseconds (checked every few thousand nodes). */
@@ -43,21 +44,14 @@ export interface SearchResult {
   readonly rootScores: ReadonlyArray<{ readonly move: Move; readonly score: number }>;
 }
 
-interface TtEntry {
-  depth: number;
-  score: number;
-  flag: 0 | 1 | 2; // exact, lower bound, upper bound
-  best: number;
-}
-
-const EXACT = 0;
-const LOWER = 1;
-const UPPER = 2;
-const TT_LIMIT = 1 << 18;
 /** moveKey() is below this. */
 const MOVE_KEYS = 1024 + 25 * 25 + 26 * 625;
+/** Packed move kinds (the rules' `kind | from << 2 | to << 7 | over << 12`), and one of ours. */
 const PLACE = 0;
+const STEP = 1;
 const JUMP = 2;
+/** `MOVE_OBJECT | i << 2` names the i-th move object of its ply: multi-jumps do not pack. */
+const MOVE_OBJECT = 3;
 /** Plies of captures and answers to threats searched past the horizon. */
 const MAX_QUIESCENCE_PLIES = 2;
 const NO_CAPTURES = { threatened: 0, landings: 0 } as const;
@@ -65,7 +59,9 @@ const NO_CAPTURES = { threatened: 0, landings: 0 } as const;
 class OutOfBudget extends Error {}
 
 export class Searcher {
-  private readonly tt = new Map<number, TtEntry>();
+  private readonly tt = new TranspositionTable();
+  /** What the stored scores were made for: other weights or another board void them. */
+  private ttContext = '';
   private nodes = 0;
   private deadline = Number.POSITIVE_INFINITY;
   private maxNodes = Number.POSITIVE_INFINITY;
@@ -79,7 +75,10 @@ export class Searcher {
     this.deadline = limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs;
     this.maxNodes = limits.maxNodes ?? Number.POSITIVE_INFINITY;
     this.weights = weightsFor(game, limits);
-    if (this.tt.size > TT_LIMIT) this.tt.clear();
+    const context = `${game.variant} ${JSON.stringify(game.options)} ${JSON.stringify(this.weights)}`;
+    if (context !== this.ttContext) this.tt.clear();
+    this.ttContext = context;
+    this.tt.nextSearch();
     this.killers.length = 0;
     for (const scores of this.historyScores) for (let k = 0; k < MOVE_KEYS; k++) scores[k]! /= 8;
     if (rootMoves.length === 0) return { move: null, score: 0, depth: 0, nodes: 0, rootScores: [] };
@@ -166,20 +165,25 @@ export class Searcher {
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
     if (depth <= 0) return this.quiesce(board, history, alphaIn, beta, ply, 0);
     let alpha = alphaIn;
-    const entry = this.tt.get(board.hash);
-    if (entry && entry.depth >= depth) {
-      if (entry.flag === EXACT) return entry.score;
-      if (entry.flag === LOWER && entry.score >= beta) return entry.score;
-      if (entry.flag === UPPER && entry.score <= alpha) return entry.score;
+    const slot = this.tt.probe(board.hash);
+    if (slot >= 0 && this.tt.depth(slot) >= depth) {
+      const stored = this.tt.score(slot);
+      const flag = this.tt.flag(slot);
+      if (flag === EXACT) return stored;
+      if (flag === LOWER && stored >= beta) return stored;
+      if (flag === UPPER && stored <= alpha) return stored;
     }
-    const moves = this.ordered(board.generateMoves(), entry?.best ?? -1, ply, board.goatToMove);
+    const moves = this.buffer(ply);
+    const count = this.generate(board, moves, ply);
+    this.order(moves, count, slot >= 0 ? this.tt.best(slot) : -1, ply, board.goatToMove);
     let best = -WIN_SCORE * 2;
-    let bestMove = -1;
+    let bestKey = -1;
     let legal = 0;
-    for (const move of moves) {
-      board.make(move);
+    for (let i = 0; i < count; i++) {
+      const m = moves[i]!;
+      this.makeCode(board, m, ply);
       if (board.repeats(history)) {
-        board.unmake(move);
+        this.unmakeCode(board, m, ply);
         continue;
       }
       legal++;
@@ -195,23 +199,70 @@ export class Searcher {
         }
       } finally {
         board.unrecord(history);
-        board.unmake(move);
+        this.unmakeCode(board, m, ply);
       }
       if (score > best) {
         best = score;
-        bestMove = moveKey(move);
+        bestKey = this.codeKey(m, ply);
       }
       if (score > alpha) alpha = score;
       if (alpha >= beta) {
-        if (move.kind !== 'jump') this.rememberCutoff(move, depth, ply, board.goatToMove);
+        if (!this.isCapture(m, ply)) this.rememberCutoff(this.codeKey(m, ply), depth, ply, board.goatToMove);
         break;
       }
     }
     // R15: no legal move, R13 included, loses.
     if (legal === 0) return -(WIN_SCORE - ply);
-    const flag = best <= alphaIn ? UPPER : best >= beta ? LOWER : EXACT;
-    this.tt.set(board.hash, { depth, score: best, flag, best: bestMove });
+    this.tt.store(board.hash, depth, best <= alphaIn ? UPPER : best >= beta ? LOWER : EXACT, best, bestKey);
     return best;
+  }
+
+  /**
+   * The pseudo-legal moves as codes into `out`: packed moves where the variant's moves pack,
+   * otherwise indices into this ply's list of move objects (multi-jumps).
+   */
+  private generate(board: SearchBoard, out: Int32Array, ply: number): number {
+    if (!board.multiJump) return board.generatePacked(out, 0);
+    const objects = board.generateMoves();
+    this.moveObjects[ply] = objects;
+    for (let i = 0; i < objects.length; i++) out[i] = MOVE_OBJECT | (i << 2);
+    return objects.length;
+  }
+  private readonly moveObjects: Move[][] = [];
+
+  private objectOf(code: number, ply: number): Move {
+    return this.moveObjects[ply]![code >>> 2]!;
+  }
+
+  private makeCode(board: SearchBoard, code: number, ply: number): void {
+    if ((code & 3) === MOVE_OBJECT) board.make(this.objectOf(code, ply));
+    else board.makePacked(code);
+  }
+
+  private unmakeCode(board: SearchBoard, code: number, ply: number): void {
+    if ((code & 3) === MOVE_OBJECT) board.unmake(this.objectOf(code, ply));
+    else board.unmakePacked(code);
+  }
+
+  private isCapture(code: number, ply: number): boolean {
+    const kind = code & 3;
+    return kind === JUMP || (kind === MOVE_OBJECT && this.objectOf(code, ply).kind === 'jump');
+  }
+
+  /** The same number `moveKey` gives the move's object. */
+  private codeKey(code: number, ply: number): number {
+    const to = (code >>> 7) & 31;
+    const from = (code >>> 2) & 31;
+    switch (code & 3) {
+      case PLACE:
+        return to;
+      case STEP:
+        return 32 + from * 25 + to;
+      case JUMP:
+        return 1024 + from * 25 + to + 625;
+      default:
+        return moveKey(this.objectOf(code, ply));
+    }
   }
 
   /**
@@ -277,8 +328,7 @@ export class Searcher {
   private readonly killers: number[] = [];
   private readonly historyScores = [new Float64Array(MOVE_KEYS), new Float64Array(MOVE_KEYS)];
 
-  private rememberCutoff(move: Move, depth: number, ply: number, goatToMove: boolean): void {
-    const key = moveKey(move);
+  private rememberCutoff(key: number, depth: number, ply: number, goatToMove: boolean): void {
     if (this.killers[ply * 2] !== key) {
       this.killers[ply * 2 + 1] = this.killers[ply * 2] ?? -1;
       this.killers[ply * 2] = key;
@@ -287,20 +337,20 @@ export class Searcher {
   }
 
   /** TT move, then captures (longest first), then killers, then quiet moves by history. */
-  private ordered(moves: Move[], ttBest: number, ply: number, goatToMove: boolean): Move[] {
+  private order(codes: Int32Array, count: number, ttBest: number, ply: number, goatToMove: boolean): void {
     const scores = this.historyScores[goatToMove ? 1 : 0]!;
     const killer1 = this.killers[ply * 2] ?? -1;
     const killer2 = this.killers[ply * 2 + 1] ?? -1;
     const ranks = this.ranks;
     // Insertion sort in place: the lists are short, and this allocates nothing.
-    for (let i = 0; i < moves.length; i++) {
-      const move = moves[i]!;
-      const key = moveKey(move);
+    for (let i = 0; i < count; i++) {
+      const code = codes[i]!;
+      const key = this.codeKey(code, ply);
       const rank =
         key === ttBest
           ? 4e12
-          : move.kind === 'jump'
-            ? 3e12 + move.path.length
+          : this.isCapture(code, ply)
+            ? 3e12 + this.captureLength(code, ply)
             : key === killer1
               ? 2e12
               : key === killer2
@@ -308,14 +358,18 @@ export class Searcher {
                 : scores[key]!;
       let j = i;
       while (j > 0 && ranks[j - 1]! < rank) {
-        moves[j] = moves[j - 1]!;
+        codes[j] = codes[j - 1]!;
         ranks[j] = ranks[j - 1]!;
         j--;
       }
-      moves[j] = move;
+      codes[j] = code;
       ranks[j] = rank;
     }
-    return moves;
+  }
+
+  private captureLength(code: number, ply: number): number {
+    const move = (code & 3) === MOVE_OBJECT ? this.objectOf(code, ply) : null;
+    return move?.kind === 'jump' ? move.path.length : 1;
   }
   private readonly ranks = new Float64Array(MAX_MOVES);
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { EXACT, LOWER, TranspositionTable, UPPER } from './transposition.js';
+
+describe('transposition table', () => {
+  it('answers a stored position with what was stored, and nothing for another', () => {
+    const tt = new TranspositionTable(4);
+    tt.store(0x1234_5671, 6, LOWER, -37.5, 99);
+    const slot = tt.probe(0x1234_5671);
+    expect(slot).toBeGreaterThanOrEqual(0);
+    expect([tt.depth(slot), tt.flag(slot), tt.score(slot), tt.best(slot)]).toEqual([6, LOWER, -37.5, 99]);
+    expect(tt.probe(0x1234_5672)).toBe(-1);
+    // Same slot (low bits), other position: not an answer.
+    expect(tt.probe(0x7234_5671)).toBe(-1);
+  });
+
+  it('in one search keeps the deeper of two positions sharing a slot; a new search may replace it', () => {
+    const tt = new TranspositionTable(4);
+    tt.store(0x10, 8, EXACT, 1, 1);
+    tt.store(0x20, 3, UPPER, 2, 2);
+    expect(tt.probe(0x20)).toBe(-1);
+    expect(tt.score(tt.probe(0x10))).toBe(1);
+    tt.nextSearch();
+    expect(tt.probe(0x10)).toBeGreaterThanOrEqual(0);
+    tt.store(0x20, 3, UPPER, 2, 2);
+    expect(tt.probe(0x10)).toBe(-1);
+    expect(tt.score(tt.probe(0x20))).toBe(2);
+  });
+
+  it('a position searched again replaces its own entry, deeper or not', () => {
+    const tt = new TranspositionTable(4);
+    tt.store(-5, 9, EXACT, 10, 1);
+    tt.store(-5, 2, LOWER, 20, 2);
+    expect(tt.depth(tt.probe(-5))).toBe(2);
+  });
+
+  it('forgets everything when cleared', () => {
+    const tt = new TranspositionTable(4);
+    tt.store(7, 1, EXACT, 0, 0);
+    tt.clear();
+    expect(tt.probe(7)).toBe(-1);
+  });
+});
