@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { createGame, type Game, legalMoves, parsePosition, play } from '@bagh/rules';
+import { createGame, type Game, legalMoves, makeMove, parsePosition, play } from '@bagh/rules';
 import { chooseMove, seededRandom } from './bot.js';
 import { LEVELS, type Level } from './levels.js';
 import { SPEED_POSITIONS, soundOpening } from './openings.js';
@@ -27,6 +27,13 @@ interface Match {
   readonly seed: number;
 }
 type Winner = 'tiger' | 'goat' | 'draw';
+interface Played {
+  readonly winner: Winner;
+  /** The random opening plies, so a game can be replayed and studied. */
+  readonly opening: string;
+  readonly plies: number;
+  readonly captures: number;
+}
 
 function startGame(position?: string): Game {
   const start = position === undefined ? undefined : parsePosition(position);
@@ -35,11 +42,12 @@ function startGame(position?: string): Game {
   return created.value;
 }
 
-function playMatch(match: Match): Winner {
+function playMatch(match: Match): Played {
   const random = seededRandom(match.seed);
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
   // Random sound opening plies, so games between deterministic levels differ.
   let game = soundOpening(random);
+  const opening = game.moves.map(makeMove).join(' ');
   for (let ply = game.moves.length; ply < MAX_PLIES && !game.outcome; ply++) {
     const side = game.position.toMove;
     const player = side === 'tiger' ? match.tiger : match.goat;
@@ -52,7 +60,12 @@ function playMatch(match: Match): Winner {
     if (!played.ok) throw new Error(played.error.message);
     game = played.value;
   }
-  return game.outcome ? game.outcome.winner : 'draw';
+  return {
+    winner: game.outcome ? game.outcome.winner : 'draw',
+    opening,
+    plies: game.moves.length,
+    captures: game.position.goatsCaptured,
+  };
 }
 
 function speed(): void {
@@ -76,7 +89,7 @@ async function tournament(gamesPerPairing: number, minutes: number): Promise<voi
       matches.push(g % 2 === 0 ? { tiger: a, goat: b, seed: seed++ } : { tiger: b, goat: a, seed: seed++ });
     }
   }
-  const results: Array<Match & { winner: Winner }> = [];
+  const results: Array<Match & Played> = [];
   const started = performance.now();
   const deadline = started + minutes * 60_000;
   let next = 0;
@@ -90,9 +103,12 @@ async function tournament(gamesPerPairing: number, minutes: number): Promise<voi
       };
       const timer = setTimeout(() => void worker.terminate(), Math.max(0, deadline - performance.now()));
       return new Promise<void>((resolve, reject) => {
-        worker.on('message', (r: Match & { winner: Winner }) => {
+        worker.on('message', (r: Match & Played) => {
           results.push(r);
-          console.log(`  game ${results.length}: ${r.tiger} (tigers) vs ${r.goat} (goats): ${r.winner}`);
+          console.log(
+            `  game ${results.length}: ${r.tiger} (tigers) vs ${r.goat} (goats): ${r.winner}` +
+              `  (${r.opening}; ${r.plies} plies, ${r.captures} goats taken)`,
+          );
           handOut();
         });
         worker.on('error', reject);
@@ -136,7 +152,5 @@ if (isMainThread) {
   speed();
   await tournament(Number(process.env.BENCH_GAMES ?? 40), Number(process.env.BENCH_MINUTES ?? 600));
 } else {
-  parentPort!.on('message', (match: Match) =>
-    parentPort!.postMessage({ ...match, winner: playMatch(match) }),
-  );
+  parentPort!.on('message', (match: Match) => parentPort!.postMessage({ ...match, ...playMatch(match) }));
 }
