@@ -1,8 +1,9 @@
-import { createGame, legalMoves, makeMove, parsePosition, play } from '@bagh/rules';
+import { createGame, legalMoves, makeMove, parsePosition, play, SearchBoard } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import {
   chooseMove,
   DEFAULT_WEIGHTS,
+  evaluateForTigers,
   GOAT_WEIGHTS,
   LEVELS,
   OPENING_PLIES,
@@ -127,6 +128,17 @@ describe('openings', () => {
       openings.add(text);
     }
     expect(openings.size).toBeGreaterThan(1);
+  });
+
+  it('counts the tigers on the points with the most lines, on either board', () => {
+    const only = { capture: 0, threat: 0, mobility: 0, trappedTiger: 0, exposedGoat: 0, centralTiger: 1 };
+    const centralTigers = (variant: 'bagh-chal' | 'bagh-bandi') => {
+      const game = gameAt(variant, 'T4/1T3/2T2/2T2/5 g 20 0');
+      return evaluateForTigers(new SearchBoard(game.variant, game.options, game.position), only);
+    };
+    // b4 and c3 have eight lines on the alquerque board, c2 four; all three are inner on the grid.
+    expect(centralTigers('bagh-chal')).toBe(2);
+    expect(centralTigers('bagh-bandi')).toBe(3);
   });
 
   it('the goats search with their own weights', () => {

@@ -3,8 +3,9 @@
  * then capture threats, tigers already hemmed in, tiger mobility and goats on open lines. Each
  * side searches with its own weights: the tigers' are hand-set (a symmetric self-play tuning made
  * max weaker as goats), the goats' are tuned for the goats' side by `TUNE_SIDE=goat pnpm
- * tune:engine`. Features measured and dropped (no gain):
- * tiger room, sealed empty space, fork points (see issue 7's notes).
+ * tune:engine` and, for `centralTiger`, by max's goats against strong's tigers over every match
+ * opening (games lost 6 → 1 of 48). Features measured and dropped (no gain): tiger room, sealed
+ * empty space, fork points, empty points a goat cannot enter (see issue 7's notes).
  */
 import { POINT_COUNT, type SearchBoard } from '@bagh/rules';
 
@@ -17,6 +18,8 @@ export interface Weights {
   readonly trappedTiger: number;
   /** Per goat that a tiger could take after one tiger step (an open line through it). */
   readonly exposedGoat: number;
+  /** Per tiger on a point with the most lines (b2 d2 c3 b4 d4 on the alquerque board). */
+  readonly centralTiger: number;
 }
 
 export const DEFAULT_WEIGHTS: Weights = {
@@ -25,6 +28,7 @@ export const DEFAULT_WEIGHTS: Weights = {
   mobility: 4,
   trappedTiger: 45,
   exposedGoat: 0,
+  centralTiger: 0,
 };
 
 /** What the goats search with: tuned for the goats' side by `TUNE_SIDE=goat pnpm tune:engine`. */
@@ -34,6 +38,7 @@ export const GOAT_WEIGHTS: Weights = {
   mobility: 4,
   trappedTiger: 15,
   exposedGoat: 10,
+  centralTiger: 30,
 };
 
 export const WIN_SCORE = 100_000;
@@ -74,6 +79,21 @@ export function scanCaptures(board: SearchBoard): Readonly<CaptureScan> {
   scan.threatened = threatened;
   scan.landings = landings;
   return scan;
+}
+
+type Geometry = SearchBoard['geometry'];
+const centralMasks = new WeakMap<Geometry, number>();
+
+/** The points with the most lines: from there a tiger has the most ways to move and to take. */
+function centralPoints(geometry: Geometry): number {
+  let mask = centralMasks.get(geometry);
+  if (mask === undefined) {
+    const lines = Array.from({ length: POINT_COUNT }, (_, p) => bitCount(geometry.neighbours[p]!));
+    const most = Math.max(...lines);
+    mask = lines.reduce((m, count, p) => (count === most ? m | (1 << p) : m), 0);
+    centralMasks.set(geometry, mask);
+  }
+  return mask;
 }
 
 function bitCount(mask: number): number {
@@ -117,6 +137,7 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
     if (moves === 0) trapped++;
   }
   const exposed = weights.exposedGoat === 0 ? 0 : exposedGoats(board);
+  const central = weights.centralTiger === 0 ? 0 : bitCount(board.tigers & centralPoints(board.geometry));
   // Far from the win, captures are worth the same; the last ones are worth more.
   const toWin = Math.max(goatsToWin(board), 1);
   return (
@@ -124,6 +145,7 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
     weights.threat * bitCount(threatened) +
     weights.mobility * mobility -
     weights.trappedTiger * trapped +
-    weights.exposedGoat * exposed
+    weights.exposedGoat * exposed +
+    weights.centralTiger * central
   );
 }

@@ -26,6 +26,7 @@ const STEPS: { readonly [K in keyof Weights]: number } = {
   mobility: 3,
   trappedTiger: 30,
   exposedGoat: 10,
+  centralTiger: 15,
 };
 /** TUNE_KEYS (e.g. `exposedGoat,threat`) limits the weights tried. */
 const KEYS = (Object.keys(STEPS) as (keyof Weights)[]).filter(
