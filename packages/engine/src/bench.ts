@@ -5,19 +5,23 @@
  * opening plies picked at random among sound moves (`soundOpening`). Games are capped at 200 plies
  * (a draw). BENCH_PLAYERS (e.g. `strong,max`) limits the tournament to some players; BENCH_MINUTES
  * (default 600) stops it early and reports the games played by then, round by round alike.
+ * BENCH_OPENINGS=all plays every sound opening once per side instead: the whole population the
+ * random games sample (the levels play deterministically on node budgets, but for beginner/casual).
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { createGame, type Game, legalMoves, makeMove, parsePosition, play } from '@bagh/rules';
+import { createGame, type Game, legalMoves, type Move, makeMove, parsePosition, play } from '@bagh/rules';
 import { chooseMove, seededRandom } from './bot.js';
 import { LEVELS, type Level } from './levels.js';
-import { SPEED_POSITIONS, soundOpening } from './openings.js';
+import { everySoundOpening, SPEED_POSITIONS, soundOpening } from './openings.js';
 import { Searcher } from './search.js';
 
 type Player = Level | 'random';
 const ALL_PLAYERS: readonly Player[] = ['random', ...LEVELS];
 const PLAYERS = ALL_PLAYERS.filter((p) => process.env.BENCH_PLAYERS?.split(',').includes(p) ?? true);
 const MAX_PLIES = 200;
+/** BENCH_OPENINGS=all: each pairing plays every sound opening once per side instead of BENCH_GAMES. */
+const EVERY_OPENING = process.env.BENCH_OPENINGS === 'all';
 /** Levels are judged on their node budgets, so a loaded machine cannot weaken one side. */
 const NODE_BUDGETS_ONLY = { timeMs: undefined } as const;
 
@@ -25,6 +29,8 @@ interface Match {
   readonly tiger: Player;
   readonly goat: Player;
   readonly seed: number;
+  /** Set with BENCH_OPENINGS=all: these plies instead of random sound ones. */
+  readonly opening?: readonly Move[];
 }
 type Winner = 'tiger' | 'goat' | 'draw';
 interface Played {
@@ -46,7 +52,7 @@ function playMatch(match: Match): Played {
   const random = seededRandom(match.seed);
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
   // Random sound opening plies, so games between deterministic levels differ.
-  let game = soundOpening(random);
+  let game = match.opening ? playOpening(match.opening) : soundOpening(random);
   const opening = game.moves.map(makeMove).join(' ');
   for (let ply = game.moves.length; ply < MAX_PLIES && !game.outcome; ply++) {
     const side = game.position.toMove;
@@ -68,6 +74,16 @@ function playMatch(match: Match): Played {
   };
 }
 
+function playOpening(moves: readonly Move[]): Game {
+  let game = startGame();
+  for (const move of moves) {
+    const played = play(game, move);
+    if (!played.ok) throw new Error(played.error.message);
+    game = played.value;
+  }
+  return game;
+}
+
 function speed(): void {
   console.log('search speed (bagh-chal, 1 s per position)');
   for (const [name, position] of Object.entries(SPEED_POSITIONS)) {
@@ -84,9 +100,17 @@ async function tournament(gamesPerPairing: number, minutes: number): Promise<voi
   // Round by round over the pairings, so a run cut short by BENCH_MINUTES has played each alike.
   const matches: Match[] = [];
   let seed = 1;
-  for (let g = 0; g < gamesPerPairing; g++) {
-    for (const [a, b] of pairings) {
-      matches.push(g % 2 === 0 ? { tiger: a, goat: b, seed: seed++ } : { tiger: b, goat: a, seed: seed++ });
+  if (EVERY_OPENING) {
+    for (const opening of everySoundOpening())
+      for (const [a, b] of pairings) {
+        matches.push({ tiger: a, goat: b, seed: seed++, opening });
+        matches.push({ tiger: b, goat: a, seed: seed++, opening });
+      }
+  } else {
+    for (let g = 0; g < gamesPerPairing; g++) {
+      for (const [a, b] of pairings) {
+        matches.push(g % 2 === 0 ? { tiger: a, goat: b, seed: seed++ } : { tiger: b, goat: a, seed: seed++ });
+      }
     }
   }
   const results: Array<Match & Played> = [];
@@ -125,7 +149,7 @@ async function tournament(gamesPerPairing: number, minutes: number): Promise<voi
       `\ncut short by BENCH_MINUTES=${minutes}: ${results.length} of ${matches.length} games played`,
     );
   console.log(
-    `\ntournament: up to ${gamesPerPairing} games per pairing, both sides, ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `\ntournament: ${EVERY_OPENING ? 'every sound opening' : `up to ${gamesPerPairing} games per pairing`}, both sides, ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   console.log('row player vs column player: wins-draws-losses (as tiger + as goat)');
   console.log(['', ...PLAYERS].map((p) => p.padEnd(12)).join(''));

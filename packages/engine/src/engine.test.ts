@@ -4,6 +4,7 @@ import {
   chooseMove,
   DEFAULT_WEIGHTS,
   evaluateForTigers,
+  everySoundOpening,
   GOAT_WEIGHTS,
   LEVELS,
   OPENING_PLIES,
@@ -139,6 +140,16 @@ describe('openings', () => {
     // b4 and c3 have eight lines on the alquerque board, c2 four; all three are inner on the grid.
     expect(centralTigers('bagh-chal')).toBe(2);
     expect(centralTigers('bagh-bandi')).toBe(3);
+  });
+
+  it('lists every opening the random ones are drawn from: a first goat on an edge middle', () => {
+    const every = everySoundOpening().map((line) => line.map(makeMove).join(' '));
+    expect(new Set(every).size).toBe(every.length);
+    expect(new Set(every.map((line) => line.split(' ')[0]))).toEqual(
+      new Set(['G@c1', 'G@a3', 'G@e3', 'G@c5']),
+    );
+    for (let seed = 0; seed < 4; seed++)
+      expect(every).toContain(soundOpening(seededRandom(seed)).moves.map(makeMove).join(' '));
   });
 
   it('the goats search with their own weights', () => {

@@ -3,7 +3,7 @@
  * rates within a margin of the best, so games between deterministic players differ without
  * handing either side a move it would never play.
  */
-import { createGame, type Game, play } from '@bagh/rules';
+import { createGame, type Game, type Move, play } from '@bagh/rules';
 import { Searcher } from './search.js';
 
 export const OPENING_PLIES = 2;
@@ -22,16 +22,38 @@ export const SPEED_POSITIONS = {
 const OPENING_DEPTH = 6;
 const OPENING_MARGIN = 20;
 
-export function soundOpening(random: () => number, plies: number = OPENING_PLIES): Game {
+/** The moves a fixed shallow search rates within the margin of the best. */
+function soundMoves(game: Game): Move[] {
+  const { rootScores } = new Searcher().search(game, { maxDepth: OPENING_DEPTH, exactRootScores: true });
+  return rootScores.filter((s) => s.score >= rootScores[0]!.score - OPENING_MARGIN).map((s) => s.move);
+}
+
+function startGame(): Game {
   const created = createGame('bagh-chal');
   if (!created.ok) throw new Error(created.error.message);
-  let game = created.value;
+  return created.value;
+}
+
+function played(game: Game, move: Move): Game {
+  const next = play(game, move);
+  if (!next.ok) throw new Error(next.error.message);
+  return next.value;
+}
+
+export function soundOpening(random: () => number, plies: number = OPENING_PLIES): Game {
+  let game = startGame();
   for (let ply = 0; ply < plies && !game.outcome; ply++) {
-    const { rootScores } = new Searcher().search(game, { maxDepth: OPENING_DEPTH, exactRootScores: true });
-    const sound = rootScores.filter((s) => s.score >= rootScores[0]!.score - OPENING_MARGIN);
-    const played = play(game, sound[Math.floor(random() * sound.length)]!.move);
-    if (!played.ok) throw new Error(played.error.message);
-    game = played.value;
+    const sound = soundMoves(game);
+    game = played(game, sound[Math.floor(random() * sound.length)]!);
   }
   return game;
+}
+
+/** Every opening `soundOpening` can return, as move lists: the whole population matches sample. */
+export function everySoundOpening(plies: number = OPENING_PLIES): Move[][] {
+  const grow = (game: Game, line: Move[]): Move[][] =>
+    line.length === plies || game.outcome
+      ? [line]
+      : soundMoves(game).flatMap((move) => grow(played(game, move), [...line, move]));
+  return grow(startGame(), []);
 }
