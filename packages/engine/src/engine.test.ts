@@ -55,6 +55,16 @@ describe('search', () => {
     expect(result.score - quiet.score).toBeGreaterThan(weights.capture);
   });
 
+  it('at its horizon, sees goats with no safe move lose one: they may not stand pat', () => {
+    // c4-c5 leaves the goats one empty point, c4, and either goat stepping in opens a jump.
+    const game = gameAt('bagh-chal', 'GG1GG/GGTTG/GTGTG/GGGGG/GGGGG t 0 0');
+    const weights = DEFAULT_WEIGHTS;
+    const result = new Searcher().search(game, { maxDepth: 1, exactRootScores: true, weights });
+    expect(makeMove(result.move!)).toBe('c4-c5');
+    const other = result.rootScores.find((s) => makeMove(s.move) === 'd4-c5')!;
+    expect(result.score - other.score).toBeGreaterThan(weights.capture / 2);
+  });
+
   it('finds the same best score with and without its move-ordering memory', () => {
     const game = gameAt('bagh-chal', 'T1G2/2GT1/G4/3T1/T4 g 17 0');
     const warm = new Searcher();
@@ -129,7 +139,7 @@ describe('openings', () => {
       openings.add(text);
     }
     expect(openings.size).toBeGreaterThan(1);
-  });
+  }, 20_000); // twelve depth-6 searches: seconds on a loaded machine
 
   it('counts the tigers on the points with the most lines, on either board', () => {
     const only = { capture: 0, threat: 0, mobility: 0, trappedTiger: 0, exposedGoat: 0, centralTiger: 1 };

@@ -269,6 +269,7 @@ export class Searcher {
    * At the horizon a position is not scored as quiet while a capture is pending: the tigers may
    * take a hanging goat (or stand pat), and goats facing a threat must answer it with a move —
    * they may not stand pat, since a double threat costs a goat however it is scored statically.
+   * Nor may goats in zugzwang, on a crowded board where every goat move opens a line.
    */
   private quiesce(
     board: SearchBoard,
@@ -286,7 +287,12 @@ export class Searcher {
     const standPat = board.goatToMove ? -forTigers : forTigers;
     // The goats' answers to a threat: cover a landing point, or step a threatened goat away.
     const { threatened, landings } = board.goatToMove ? scanCaptures(board) : NO_CAPTURES;
-    if (board.goatToMove && (qply >= MAX_QUIESCENCE_PLIES || threatened === 0)) return standPat;
+    // Goats whose every move opens a line are in zugzwang: they may not stand pat either.
+    const zugzwang = board.goatToMove && threatened === 0 && !this.goatsHaveSafeMove(board, moves, count);
+    if (board.goatToMove) {
+      if (threatened === 0 && !zugzwang) return standPat;
+      if (qply >= MAX_QUIESCENCE_PLIES) return zugzwang ? standPat - this.weights.capture : standPat;
+    }
     let alpha = alphaIn;
     let best = -WIN_SCORE * 2;
     if (!board.goatToMove) {
@@ -297,10 +303,13 @@ export class Searcher {
     let legal = 0;
     for (let i = 0; i < count && alpha < beta; i++) {
       const m = moves[i]!;
-      if (board.goatToMove) {
+      // In zugzwang every goat move is searched: the tigers' reply shows which goat is lost.
+      if (!board.goatToMove) {
+        if ((m & 3) !== JUMP) continue;
+      } else if (!zugzwang) {
         const answers = ((landings >>> ((m >>> 7) & 31)) | (threatened >>> ((m >>> 2) & 31))) & 1;
         if (answers === 0 || ((m & 3) === PLACE && ((landings >>> ((m >>> 7) & 31)) & 1) === 0)) continue;
-      } else if ((m & 3) !== JUMP) continue;
+      }
       board.makePacked(m);
       if (board.repeats(history)) {
         board.unmakePacked(m);
@@ -322,6 +331,18 @@ export class Searcher {
     }
     // No answer to the threat (or none R13 allows): the static score stands.
     return legal === 0 ? standPat : best;
+  }
+
+  /** Whether a goat move leaves the tigers nothing to take; placements always count as safe. */
+  private goatsHaveSafeMove(board: SearchBoard, moves: Int32Array, count: number): boolean {
+    if (board.goatsInHand > 0) return true;
+    for (let i = 0; i < count; i++) {
+      board.makePacked(moves[i]!);
+      const safe = scanCaptures(board).threatened === 0;
+      board.unmakePacked(moves[i]!);
+      if (safe) return true;
+    }
+    return false;
   }
 
   /** Quiet moves that caused cut-offs: two killers per ply, and history scores per side. */
