@@ -15,6 +15,21 @@ import {
 } from './index.js';
 import { gameAt } from './test-helpers.js';
 
+/**
+ * A one-ply search with every root move scored exactly, so what decides is what the horizon sees:
+ * the move chosen, and by how much it beats `rival`.
+ */
+function horizonChoice(position: string, rival: string): { move: string; margin: number } {
+  const game = gameAt('bagh-chal', position);
+  const result = new Searcher().search(game, {
+    maxDepth: 1,
+    exactRootScores: true,
+    weights: DEFAULT_WEIGHTS,
+  });
+  const rivalScore = result.rootScores.find((s) => makeMove(s.move) === rival)!.score;
+  return { move: makeMove(result.move!), margin: result.score - rivalScore };
+}
+
 describe('search', () => {
   it('takes the fifth goat when it can', () => {
     const game = gameAt('bagh-chal', 'T3T/5/5/1G3/T3T t 10 4');
@@ -47,22 +62,16 @@ describe('search', () => {
 
   it('at its horizon, lets the goats answer a threat and sees the fork that wins a goat', () => {
     // a2-a1 attacks b2 (to c3) and b1 (to c1) at once; a goat can cover only one landing.
-    const game = gameAt('bagh-chal', 'T3T/5/5/TGG2/1G2T t 17 0');
-    const weights = DEFAULT_WEIGHTS;
-    const result = new Searcher().search(game, { maxDepth: 1, exactRootScores: true, weights });
-    expect(makeMove(result.move!)).toBe('a2-a1');
-    const quiet = result.rootScores.find((s) => makeMove(s.move) === 'a2-a3')!;
-    expect(result.score - quiet.score).toBeGreaterThan(weights.capture);
+    const { move, margin } = horizonChoice('T3T/5/5/TGG2/1G2T t 17 0', 'a2-a3');
+    expect(move).toBe('a2-a1');
+    expect(margin).toBeGreaterThan(DEFAULT_WEIGHTS.capture);
   });
 
   it('at its horizon, sees goats with no safe move lose one: they may not stand pat', () => {
     // c4-c5 leaves the goats one empty point, c4, and either goat stepping in opens a jump.
-    const game = gameAt('bagh-chal', 'GG1GG/GGTTG/GTGTG/GGGGG/GGGGG t 0 0');
-    const weights = DEFAULT_WEIGHTS;
-    const result = new Searcher().search(game, { maxDepth: 1, exactRootScores: true, weights });
-    expect(makeMove(result.move!)).toBe('c4-c5');
-    const other = result.rootScores.find((s) => makeMove(s.move) === 'd4-c5')!;
-    expect(result.score - other.score).toBeGreaterThan(weights.capture / 2);
+    const { move, margin } = horizonChoice('GG1GG/GGTTG/GTGTG/GGGGG/GGGGG t 0 0', 'd4-c5');
+    expect(move).toBe('c4-c5');
+    expect(margin).toBeGreaterThan(DEFAULT_WEIGHTS.capture / 2);
   });
 
   it('finds the same best score with and without its move-ordering memory', () => {
