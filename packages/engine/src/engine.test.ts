@@ -45,6 +45,17 @@ describe('search', () => {
     expect(makeMove(result.move!)).toBe('G@c3');
   });
 
+  it('with the endgame table, places the last goat where the tigers end up trapped', () => {
+    // G@a5 traps the tigers 13 plies later; G@d5 loses a goat 3 plies later. Neither shows at
+    // a one-ply horizon, which prefers G@d5.
+    const game = gameAt('bagh-chal', '1GG1T/TGGTG/GGGGG/GGGGG/TGGGG g 1 0');
+    const horizon = new Searcher().search(game, { maxDepth: 1 });
+    const tabled = new Searcher().search(game, { maxDepth: 1, endgame: true });
+    expect(makeMove(horizon.move!)).toBe('G@d5');
+    expect(makeMove(tabled.move!)).toBe('G@a5');
+    expect(tabled.score).toBeGreaterThan(WIN_SCORE / 4);
+  });
+
   it('never proposes a move the rules forbid, R13 included', () => {
     const start = gameAt('bagh-chal', 'T4/5/5/5/3G1 t 0 0', ['a5-b5', 'd1-d2', 'b5-a5']);
     const result = new Searcher().search(start, { maxDepth: 4 });

@@ -20,5 +20,9 @@ export const LEVEL_SETTINGS: { readonly [L in Level]: LevelSettings } = {
   beginner: { limits: { maxDepth: 1, exactRootScores: true, timeMs: 200 }, temperature: 0.5, budgetMs: 400 },
   casual: { limits: { maxDepth: 3, exactRootScores: true, timeMs: 400 }, temperature: 0.1, budgetMs: 800 },
   strong: { limits: { maxDepth: 64, maxNodes: 40_000, timeMs: 800 }, temperature: 0, budgetMs: 1_200 },
-  max: { limits: { maxDepth: 64, maxNodes: 2_000_000, timeMs: 2_500 }, temperature: 0, budgetMs: 3_000 },
+  max: {
+    limits: { maxDepth: 64, maxNodes: 2_000_000, timeMs: 2_500, endgame: true },
+    temperature: 0,
+    budgetMs: 3_000,
+  },
 };

@@ -1,7 +1,8 @@
 /**
  * Iterative-deepening negamax alpha-beta with a transposition table keyed by the rules' incremental
  * hash, TT-move and capture-first ordering, and a node or time budget. The no-repeat rule (R13) is
- * respected: the game's history is extended along the searched line.
+ * respected: the game's history is extended along the searched line. Optionally, positions with all
+ * 20 Bagh Chal goats on the board are looked up in the endgame table.
  */
 import {
   type Game,
@@ -12,6 +13,7 @@ import {
   type RepetitionTable,
   SearchBoard,
 } from '@bagh/rules';
+import { baghChalEndgame, type EndgameTable } from './endgame.js';
 import {
   DEFAULT_WEIGHTS,
   evaluateForTigers,
@@ -32,6 +34,8 @@ export interface SearchLimits {
   readonly exactRootScores?: boolean;
   /** Source of time; injectable so tests and benches can count instead of measure. */
   readonly now?: () => number;
+  /** Look up Bagh Chal positions with all 20 goats on the board in the endgame table. */
+  readonly endgame?: boolean;
 }
 
 export interface SearchResult {
@@ -67,15 +71,18 @@ export class Searcher {
   private maxNodes = Number.POSITIVE_INFINITY;
   private now: () => number = () => performance.now();
   private weights: Weights = DEFAULT_WEIGHTS;
+  private endgame: EndgameTable | null = null;
 
   search(game: Game, limits: SearchLimits = {}): SearchResult {
     const rootMoves = [...gameLegalMoves(game)];
     this.nodes = 0;
+    // Before the clock starts: the first search to use the table waits for it to be solved.
+    this.endgame = limits.endgame && game.variant === 'bagh-chal' ? baghChalEndgame() : null;
     this.now = limits.now ?? (() => performance.now());
     this.deadline = limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs;
     this.maxNodes = limits.maxNodes ?? Number.POSITIVE_INFINITY;
     this.weights = weightsFor(game, limits);
-    const context = `${game.variant} ${JSON.stringify(game.options)} ${JSON.stringify(this.weights)}`;
+    const context = `${game.variant} ${JSON.stringify(game.options)} ${JSON.stringify(this.weights)} ${this.endgame !== null}`;
     if (context !== this.ttContext) this.tt.clear();
     this.ttContext = context;
     this.tt.nextSearch();
@@ -163,6 +170,9 @@ export class Searcher {
     this.nodes++;
     this.checkBudget();
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
+    const tableValue = this.endgame?.valueOf(board);
+    // A forced capture is searched on: how it plays out matters more than when it comes.
+    if (tableValue !== undefined && tableValue <= 0) return this.endgameScore(board, tableValue);
     if (depth <= 0) return this.quiesce(board, history, alphaIn, beta, ply, 0);
     let alpha = alphaIn;
     const slot = this.tt.probe(board.hash);
@@ -280,6 +290,8 @@ export class Searcher {
     qply: number,
   ): number {
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
+    const tableValue = this.endgame?.valueOf(board);
+    if (tableValue !== undefined) return this.endgameScore(board, tableValue);
     const moves = this.buffer(ply);
     const count = board.generatePacked(moves, 0);
     if (count === 0) return -(WIN_SCORE - ply);
@@ -331,6 +343,21 @@ export class Searcher {
     }
     // No answer to the threat (or none R13 allows): the static score stands.
     return legal === 0 ? standPat : best;
+  }
+
+  /**
+   * A forced capture scores at the horizon as the goat already taken; a forced trap as a win,
+   * though one the table found without the no-repeat rule, so it ranks below any win the search
+   * proves; a fortress by the static evaluation.
+   */
+  private endgameScore(board: SearchBoard, value: number): number {
+    const forTigers =
+      value > 0
+        ? evaluateForTigers(board, this.weights) + this.weights.capture
+        : value < 0
+          ? -(WIN_SCORE / 2) - value
+          : evaluateForTigers(board, this.weights);
+    return board.goatToMove ? -forTigers : forTigers;
   }
 
   /** Whether a goat move leaves the tigers nothing to take; placements always count as safe. */
