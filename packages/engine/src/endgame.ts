@@ -6,7 +6,14 @@
  * Neither is a fortress. The no-repeat rule (R13) is ignored: it depends on the game's history,
  * not on the position, and in a forced line the winner never needs to repeat.
  */
-import { GEOMETRIES, type Geometry, POINT_COUNT, type SearchBoard } from '@bagh/rules';
+import {
+  ALL_POINTS_MASK,
+  GEOMETRIES,
+  type Geometry,
+  POINT_COUNT,
+  popcount,
+  type SearchBoard,
+} from '@bagh/rules';
 
 /** Tigers force a capture in `n` plies: `n`; goats trap the tigers in `n` plies: `-n`; neither: 0. */
 export type EndgameValue = number;
@@ -45,8 +52,6 @@ function everySet(count: number, within: number): number[] {
   return sets;
 }
 
-const ALL_POINTS = (1 << POINT_COUNT) - 1;
-
 export class EndgameTable {
   /** Tigers' view: > 0 they force a capture in that many plies, < 0 they are trapped, 0 neither. */
   private readonly values: Int16Array;
@@ -65,8 +70,11 @@ export class EndgameTable {
 
   /** The value of a Bagh Chal position in this table (no goat in hand, the table's goats on the board). */
   valueOf(board: SearchBoard): EndgameValue | undefined {
-    if (board.goatsInHand !== 0 || board.goatsOnBoard !== this.goats) return undefined;
-    return this.probe(board.tigers, board.emptyMask, board.goatToMove);
+    // A set-up position may hold fewer tigers: then it has more empty points than the table.
+    const empty = board.emptyMask;
+    if (board.goatsInHand !== 0 || board.goatsOnBoard !== this.goats || popcount(empty) !== this.emptyCount)
+      return undefined;
+    return this.probe(board.tigers, empty, board.goatToMove);
   }
 
   /** The value of the position with these four tigers and these empty points. */
@@ -86,12 +94,12 @@ export class EndgameTable {
   private solve(): void {
     const { values } = this;
     const tigerAt = new Int32Array(CHOOSE[POINT_COUNT]![TIGERS]!);
-    for (const tigers of everySet(TIGERS, ALL_POINTS)) tigerAt[rankOf(tigers)] = tigers;
+    for (const tigers of everySet(TIGERS, ALL_POINTS_MASK)) tigerAt[rankOf(tigers)] = tigers;
     const emptyAt = new Int32Array(this.emptySets);
-    for (const empty of everySet(this.emptyCount, ALL_POINTS)) emptyAt[rankOf(empty)] = empty;
+    for (const empty of everySet(this.emptyCount, ALL_POINTS_MASK)) emptyAt[rankOf(empty)] = empty;
     const movesLeft = new Uint8Array(values.length);
     for (const tigers of tigerAt) {
-      for (const empty of everySet(this.emptyCount, ALL_POINTS & ~tigers)) {
+      for (const empty of everySet(this.emptyCount, ALL_POINTS_MASK & ~tigers)) {
         const tigersToMove = this.index(tigers, empty, false);
         const steps = this.tigerSteps(tigers, empty);
         // A capture leaves the table: the tigers' goal. No move at all loses (R15).
@@ -126,7 +134,7 @@ export class EndgameTable {
           }
         } else {
           // The goats just stepped from an empty point to one of theirs.
-          const goats = ALL_POINTS & ~tigers & ~empty;
+          const goats = ALL_POINTS_MASK & ~tigers & ~empty;
           for (let f = empty; f !== 0; f &= f - 1) {
             const from = f & -f;
             for (let g = neighbours[31 - Math.clz32(from)]! & goats; g !== 0; g &= g - 1) {
@@ -147,7 +155,7 @@ export class EndgameTable {
 
   private canCapture(tigers: number, empty: number): boolean {
     const { jumpCount, jumpOver, jumpLand } = this.geometry;
-    const goats = ALL_POINTS & ~tigers & ~empty;
+    const goats = ALL_POINTS_MASK & ~tigers & ~empty;
     for (let t = tigers; t !== 0; t &= t - 1) {
       const from = 31 - Math.clz32(t & -t);
       for (let i = 0; i < jumpCount[from]!; i++) {
@@ -161,23 +169,17 @@ export class EndgameTable {
   private tigerSteps(tigers: number, empty: number): number {
     let steps = 0;
     for (let t = tigers; t !== 0; t &= t - 1)
-      steps += bitCount(this.geometry.neighbours[31 - Math.clz32(t & -t)]! & empty);
+      steps += popcount(this.geometry.neighbours[31 - Math.clz32(t & -t)]! & empty);
     return steps;
   }
 
   private goatSteps(tigers: number, empty: number): number {
-    const goats = ALL_POINTS & ~tigers & ~empty;
+    const goats = ALL_POINTS_MASK & ~tigers & ~empty;
     let steps = 0;
     for (let e = empty; e !== 0; e &= e - 1)
-      steps += bitCount(this.geometry.neighbours[31 - Math.clz32(e & -e)]! & goats);
+      steps += popcount(this.geometry.neighbours[31 - Math.clz32(e & -e)]! & goats);
     return steps;
   }
-}
-
-function bitCount(mask: number): number {
-  let count = 0;
-  for (let m = mask; m !== 0; m &= m - 1) count++;
-  return count;
 }
 
 let baghChalTable: EndgameTable | undefined;

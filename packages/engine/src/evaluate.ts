@@ -7,9 +7,7 @@
  * opening (games lost 6 → 1 of 48). Features measured and dropped (no gain): tiger room, sealed
  * empty space, fork points, empty points a goat cannot enter (see issue 7's notes).
  */
-import { POINT_COUNT, type SearchBoard } from '@bagh/rules';
-
-const ALL_POINTS = (1 << POINT_COUNT) - 1;
+import { ALL_POINTS_MASK, POINT_COUNT, popcount, type SearchBoard } from '@bagh/rules';
 
 export interface Weights {
   readonly capture: number;
@@ -88,7 +86,7 @@ const centralMasks = new WeakMap<Geometry, number>();
 function centralPoints(geometry: Geometry): number {
   let mask = centralMasks.get(geometry);
   if (mask === undefined) {
-    const lines = Array.from({ length: POINT_COUNT }, (_, p) => bitCount(geometry.neighbours[p]!));
+    const lines = Array.from({ length: POINT_COUNT }, (_, p) => popcount(geometry.neighbours[p]!));
     const most = Math.max(...lines);
     mask = lines.reduce((m, count, p) => (count === most ? m | (1 << p) : m), 0);
     centralMasks.set(geometry, mask);
@@ -96,25 +94,19 @@ function centralPoints(geometry: Geometry): number {
   return mask;
 }
 
-function bitCount(mask: number): number {
-  let count = 0;
-  for (let m = mask; m !== 0; m &= m - 1) count++;
-  return count;
-}
-
 /** Goats on a line a tiger could use: the point on one side is free of goats, the other empty. */
 function exposedGoats(board: SearchBoard): number {
   const { jumpCount, jumpOver, jumpLand } = board.geometry;
   const empty = board.emptyMask;
   let open = 0;
-  for (let from = ~board.goatMask & ALL_POINTS; from !== 0; from &= from - 1) {
+  for (let from = ~board.goatMask & ALL_POINTS_MASK; from !== 0; from &= from - 1) {
     const p = 31 - Math.clz32(from & -from);
     for (let i = 0; i < jumpCount[p]!; i++) {
       const over = jumpOver[p * 8 + i]!;
       if (((board.goatMask >>> over) & (empty >>> jumpLand[p * 8 + i]!) & 1) !== 0) open |= 1 << over;
     }
   }
-  return bitCount(open);
+  return popcount(open);
 }
 
 export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT_WEIGHTS): number {
@@ -125,7 +117,7 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
   let threatened = 0;
   for (let tg = board.tigers; tg !== 0; tg &= tg - 1) {
     const from = 31 - Math.clz32(tg & -tg);
-    let moves = bitCount(neighbours[from]! & empty);
+    let moves = popcount(neighbours[from]! & empty);
     for (let i = 0; i < jumpCount[from]!; i++) {
       const over = jumpOver[from * 8 + i]!;
       if (((board.goatMask >>> over) & (empty >>> jumpLand[from * 8 + i]!) & 1) !== 0) {
@@ -137,12 +129,12 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
     if (moves === 0) trapped++;
   }
   const exposed = weights.exposedGoat === 0 ? 0 : exposedGoats(board);
-  const central = weights.centralTiger === 0 ? 0 : bitCount(board.tigers & centralPoints(board.geometry));
+  const central = weights.centralTiger === 0 ? 0 : popcount(board.tigers & centralPoints(board.geometry));
   // Far from the win, captures are worth the same; the last ones are worth more.
   const toWin = Math.max(goatsToWin(board), 1);
   return (
     weights.capture * (board.goatsCaptured + 6 / toWin) +
-    weights.threat * bitCount(threatened) +
+    weights.threat * popcount(threatened) +
     weights.mobility * mobility -
     weights.trappedTiger * trapped +
     weights.exposedGoat * exposed +

@@ -170,10 +170,10 @@ export class Searcher {
     this.nodes++;
     this.checkBudget();
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
+    if (depth <= 0) return this.quiesce(board, history, alphaIn, beta, ply, 0);
     const tableValue = this.endgame?.valueOf(board);
     // A forced capture is searched on: how it plays out matters more than when it comes.
     if (tableValue !== undefined && tableValue <= 0) return this.endgameScore(board, tableValue);
-    if (depth <= 0) return this.quiesce(board, history, alphaIn, beta, ply, 0);
     let alpha = alphaIn;
     const slot = this.tt.probe(board.hash);
     if (slot >= 0 && this.tt.depth(slot) >= depth) {
@@ -352,11 +352,9 @@ export class Searcher {
    */
   private endgameScore(board: SearchBoard, value: number): number {
     const forTigers =
-      value > 0
-        ? evaluateForTigers(board, this.weights) + this.weights.capture
-        : value < 0
-          ? -(WIN_SCORE / 2) - value
-          : evaluateForTigers(board, this.weights);
+      value < 0
+        ? -(WIN_SCORE / 2) - value
+        : evaluateForTigers(board, this.weights) + (value > 0 ? this.weights.capture : 0);
     return board.goatToMove ? -forTigers : forTigers;
   }
 

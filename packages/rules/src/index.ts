@@ -13,6 +13,7 @@ export {
   sameMove,
 } from './game.js';
 export {
+  ALL_POINTS_MASK,
   areNeighbours,
   type BoardKind,
   GEOMETRIES,
@@ -25,6 +26,7 @@ export {
   pointColumn,
   pointRow,
   pointsOf,
+  popcount,
 } from './geometry.js';
 export { type MoveParseError, makeMove, parseMove } from './notation/move.js';
 export { makeObx, makeObxMove, type ObxError, parseObx } from './notation/obx.js';
