@@ -77,7 +77,9 @@ export interface App {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.logger ?? pino({ level: config.LOG_LEVEL, base: { service: 'bagh-server' } });
   // REDIS_URL: rooms in Redis and broadcasts through the Redis Streams adapter (several nodes).
-  const cluster = config.REDIS_URL ? await connectRedisCluster(config.REDIS_URL, log) : undefined;
+  const cluster = config.REDIS_URL
+    ? await connectRedisCluster(config.REDIS_URL, log, config.REDIS_ROOM_TTL_DAYS)
+    : undefined;
   const storage =
     options.storage ?? cluster?.storage ?? openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite'));
   const maxMessageBytes = options.maxMessageBytes ?? 16 * 1024;

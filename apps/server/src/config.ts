@@ -38,6 +38,8 @@ const EnvSchema = z.object({
       message: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
     })
     .optional(),
+  /** Redis only: days a room is kept after its last change (Redis holds rooms in memory); 0: forever. */
+  REDIS_ROOM_TTL_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

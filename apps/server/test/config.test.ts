@@ -13,6 +13,7 @@ describe('config from the environment', () => {
       TRUST_PROXY: false,
       BOT_WORKERS: 1,
       BOT_MIN_DELAY_MS: 400,
+      REDIS_ROOM_TTL_DAYS: 90,
     });
     expect(DEFAULT_WEB_DIST.replaceAll('\\', '/')).toMatch(/apps\/web\/dist$/);
   });

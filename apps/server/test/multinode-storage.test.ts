@@ -125,6 +125,59 @@ describe('RedisStorage', () => {
   });
 });
 
+describe('RedisStorage with a room time to live', () => {
+  let expiring: RedisStorage;
+  let admin: ReturnType<typeof createClient>;
+  beforeAll(async () => {
+    expiring = await openRedisStorage(redis.url, { prefix: 'ttl:', roomTtlMs: 60_000 });
+    admin = createClient({ url: redis.url });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await expiring?.close();
+    await admin?.close();
+  });
+  const ttlOf = (roomId: string) =>
+    Promise.all([admin.pTTL(`ttl:{${roomId}}:room`), admin.pTTL(`ttl:{${roomId}}:changes`)]);
+
+  it('sets both keys to expire at creation and again at every change', async () => {
+    const room = record();
+    await expiring.createRoom(room);
+    const [hashTtl] = await ttlOf(room.roomId);
+    expect(hashTtl).toBeGreaterThan(50_000);
+    expect(hashTtl).toBeLessThanOrEqual(60_000);
+    await admin.pExpire(`ttl:{${room.roomId}}:room`, 5_000);
+    await expiring.append(room.roomId, 0, [move(1, 'G@c3')]);
+    for (const ttl of await ttlOf(room.roomId)) expect(ttl).toBeGreaterThan(50_000);
+    await admin.pExpire(`ttl:{${room.roomId}}:room`, 5_000);
+    await admin.pExpire(`ttl:{${room.roomId}}:changes`, 5_000);
+    await expiring.append(room.roomId, 1, [presence(2)]); // no data, still a change
+    for (const ttl of await ttlOf(room.roomId)) expect(ttl).toBeGreaterThan(50_000);
+  });
+
+  it('forgets a room once it has expired, as if it never was', async () => {
+    const room = record();
+    await expiring.createRoom(room);
+    await expiring.append(room.roomId, 0, [move(1, 'G@c3')]);
+    await admin.pExpire(`ttl:{${room.roomId}}:room`, 1);
+    await admin.pExpire(`ttl:{${room.roomId}}:changes`, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await expiring.loadRoom(room.roomId)).toBeNull();
+    expect(await expiring.append(room.roomId, 1, [move(2, 'a1-b1')])).toEqual({
+      ok: false,
+      storedVersion: null,
+    });
+  });
+
+  it('keeps rooms forever without a time to live', async () => {
+    const room = record();
+    await a.createRoom(room);
+    await a.append(room.roomId, 0, [move(1, 'G@c3')]);
+    expect(await admin.pTTL(`bagh:{${room.roomId}}:room`)).toBe(-1);
+    expect(await admin.pTTL(`bagh:{${room.roomId}}:changes`)).toBe(-1);
+  });
+});
+
 describe('REDIS_URL and TRUST_PROXY in the config', () => {
   it('parses a redis URL and refuses anything else, naming the variable', async () => {
     const { loadConfig } = await import('../src/config.js');
@@ -138,5 +191,7 @@ describe('REDIS_URL and TRUST_PROXY in the config', () => {
     expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL/);
     expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
+    expect(loadConfig({ REDIS_ROOM_TTL_DAYS: '0' }).REDIS_ROOM_TTL_DAYS).toBe(0);
+    expect(() => loadConfig({ REDIS_ROOM_TTL_DAYS: '1.5' })).toThrow(/REDIS_ROOM_TTL_DAYS/);
   });
 });

@@ -22,10 +22,19 @@ export interface RedisCluster {
   readonly close: () => Promise<void>;
 }
 
-export async function connectRedisCluster(url: string, log: Logger): Promise<RedisCluster> {
+const DAY_MS = 86_400_000;
+
+export async function connectRedisCluster(
+  url: string,
+  log: Logger,
+  roomTtlDays: number,
+): Promise<RedisCluster> {
   const onError = (what: string) => (error: Error) =>
     log.warn({ err: error }, `redis ${what}: connection error`);
-  const storage = await openRedisStorage(url, { onError: onError('storage') });
+  const storage = await openRedisStorage(url, {
+    onError: onError('storage'),
+    roomTtlMs: roomTtlDays * DAY_MS,
+  });
   const client = createClient({
     url,
     socket: { reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
@@ -39,7 +48,10 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
   }
   // The events are JSON only (no binary), which lets the adapter skip its binary checks.
   const adapter = createAdapter(client, { streamName: 'bagh:socket.io', onlyPlaintext: true });
-  log.info({ redis: redactedUrl(url) }, 'several-node mode: Redis storage and Socket.IO adapter');
+  log.info(
+    { redis: redactedUrl(url), roomTtlDays },
+    'several-node mode: Redis storage and Socket.IO adapter',
+  );
   return {
     storage,
     adapter,

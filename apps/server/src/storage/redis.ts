@@ -7,7 +7,8 @@
  * same version, whatever their processes do.
  *
  * Durability is Redis's: run it with `appendonly yes` (docker-compose.yml does) so an
- * acknowledged move survives a Redis restart.
+ * acknowledged move survives a Redis restart. Memory is bounded by `roomTtlMs`: a room's keys
+ * expire that long after its last change (each write sets the expiry again).
  */
 import { createClient } from 'redis';
 import {
@@ -20,17 +21,26 @@ import {
   type StoredData,
 } from './types.js';
 
+/** Lua: (re)sets the expiry of the room's two keys to ARGV[ttlArg] ms; 0 keeps them forever. */
+const KEEP_FOR = (ttlArg: number) => `
+local ttl = tonumber(ARGV[${ttlArg}])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[2], ttl)
+end`;
+
 /**
  * KEYS[1] room hash, KEYS[2] change list; ARGV[1] expected version, ARGV[2] new version,
- * ARGV[3..] the changes with data (JSON). Returns -1 when applied, else the stored version
- * (-2 for an unknown room).
+ * ARGV[3] the room's time to live (ms, 0: forever), ARGV[4..] the changes with data (JSON).
+ * Returns -1 when applied, else the stored version (-2 for an unknown room).
  */
 const APPEND_SCRIPT = `
 local stored = redis.call('HGET', KEYS[1], 'version')
 if not stored then return -2 end
 if stored ~= ARGV[1] then return tonumber(stored) end
 redis.call('HSET', KEYS[1], 'version', ARGV[2])
-if #ARGV > 2 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 3)) end
+if #ARGV > 3 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 4)) end
+${KEEP_FOR(3)}
 return -1
 `;
 
@@ -102,10 +112,14 @@ end
 return 1
 `;
 
-/** KEYS[1] room hash; ARGV createdAt, init, version. 1 when created, 0 when the id is taken. */
+/**
+ * KEYS[1] room hash, KEYS[2] change list; ARGV createdAt, init, version, time to live (ms).
+ * 1 when created, 0 when the id is taken.
+ */
 const CREATE_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'createdAt', ARGV[1], 'init', ARGV[2], 'version', ARGV[3])
+${KEEP_FOR(4)}
 return 1
 `;
 
@@ -114,6 +128,8 @@ export interface RedisStorageOptions {
   readonly prefix?: string;
   /** Called when the connection reports an error (it reconnects by itself). */
   readonly onError?: (error: Error) => void;
+  /** How long (ms) a room is kept after its last change; 0 (the default) keeps it forever. */
+  readonly roomTtlMs?: number;
 }
 
 export interface RedisStorage extends RoomStorage {
@@ -130,6 +146,7 @@ export async function openRedisStorage(
   options: RedisStorageOptions = {},
 ): Promise<RedisStorage> {
   const prefix = options.prefix ?? 'bagh:';
+  const roomTtl = String(Math.max(0, Math.round(options.roomTtlMs ?? 0)));
   const client = createClient({
     url,
     socket: { reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
@@ -168,8 +185,8 @@ export async function openRedisStorage(
       if (record.changes.length > 0) throw new Error('createRoom takes a room without changes');
       const created = await run(
         CREATE_SCRIPT,
-        [roomKey(record.roomId)],
-        [String(record.createdAt), JSON.stringify(record.init), String(record.version)],
+        [roomKey(record.roomId), changesKey(record.roomId)],
+        [String(record.createdAt), JSON.stringify(record.init), String(record.version), roomTtl],
       );
       return Number(created) === 1;
     },
@@ -235,7 +252,7 @@ export async function openRedisStorage(
         await run(
           APPEND_SCRIPT,
           [roomKey(roomId), changesKey(roomId)],
-          [String(expectedVersion), String(last.version), ...kept],
+          [String(expectedVersion), String(last.version), roomTtl, ...kept],
         ),
       );
       if (reply === -1) return { ok: true };
