@@ -1,34 +1,15 @@
-import { GEOMETRIES, POINT_COUNT, parsePosition, resolveOptions, SearchBoard } from '@bagh/rules';
+import { GEOMETRIES, parsePosition, resolveOptions, SearchBoard } from '@bagh/rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { baghChalEndgame, EndgameTable } from './endgame.js';
+import { crowdedPoints, crowdedPosition } from './test-helpers.js';
 
 /** A Bagh Chal position with no goat in hand: four tigers, these empty points, goats elsewhere. */
 function boardOf(tigers: number[], empty: number[], goatToMove: boolean): SearchBoard {
-  const rows: string[] = [];
-  for (let row = 4; row >= 0; row--) {
-    let text = '';
-    for (let column = 0; column < 5; column++) {
-      const p = row * 5 + column;
-      text += tigers.includes(p) ? 'T' : empty.includes(p) ? '1' : 'G';
-    }
-    rows.push(text.replace(/1+/g, (run) => String(run.length)));
-  }
-  const taken = empty.length - 1;
-  const parsed = parsePosition(`${rows.join('/')} ${goatToMove ? 'g' : 't'} 0 ${taken}`);
+  const parsed = parsePosition(crowdedPosition(tigers, empty, goatToMove));
   if (!parsed.ok) throw new Error(parsed.error.message);
   return new SearchBoard('bagh-chal', resolveOptions('bagh-chal'), parsed.value);
 }
-
-/** Four distinct tiger points, `empty` more that are empty, and the side to move. */
-const positions = (empty: number) =>
-  fc.record({
-    points: fc.uniqueArray(fc.integer({ min: 0, max: POINT_COUNT - 1 }), {
-      minLength: 4 + empty,
-      maxLength: 4 + empty,
-    }),
-    goatToMove: fc.boolean(),
-  });
 
 describe.each([
   { empty: 1, table: () => baghChalEndgame() },
@@ -41,7 +22,7 @@ describe.each([
     // Consistent at every position and well-founded (a win's distance falls along the winning
     // line), the table is the game's exact value by induction on that distance.
     fc.assert(
-      fc.property(positions(empty), ({ points, goatToMove }) => {
+      fc.property(crowdedPoints(empty), ({ points, goatToMove }) => {
         const board = boardOf(points.slice(0, 4), points.slice(4), goatToMove);
         expect(table.valueOf(board)).toBe(probe(board));
         const value = probe(board);

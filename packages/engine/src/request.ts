@@ -15,6 +15,7 @@ import {
 import { chooseMove, seededRandom } from './bot.js';
 import { DEFAULT_WEIGHTS, WIN_SCORE } from './evaluate.js';
 import type { Level } from './levels.js';
+import { endgameOutlook } from './outlook.js';
 import { Searcher, type SearchLimits } from './search.js';
 
 /** A game to look at: from `start` (a RULES.md position string; absent: the variant's) after `moves`. */
@@ -48,8 +49,13 @@ export interface AnalysisReply {
   readonly bestMove: string | null;
   /** The evaluation from the tigers' point of view (positive: tigers better). */
   readonly forTigers: number;
-  /** Plies to a forced win found by the search (positive: tigers win, negative: goats), else null. */
+  /** Plies to a forced win (positive: tigers win, negative: goats), else null. */
   readonly mateIn: number | null;
+  /**
+   * Plies to a goat the tigers take by force (or to goats left with no move), known at the end of
+   * Bagh Chal's placement, else null.
+   */
+  readonly captureIn: number | null;
   readonly depth: number;
   readonly nodes: number;
 }
@@ -84,6 +90,11 @@ export function botMove(
     : { move: null, depth: 0, nodes: 0 };
 }
 
+/**
+ * The search's verdict, made exact at the end of Bagh Chal's placement by the endgame outlook
+ * where the search proves nothing: a trap the goats force is a win in so many plies, a capture
+ * the tigers force is said as such.
+ */
 export function analyse(request: AnalysisRequest, searcher: Searcher = new Searcher()): AnalysisReply {
   const game = gameOf(request);
   // One scale for every position of a game, whichever side is to move.
@@ -101,10 +112,24 @@ export function analyse(request: AnalysisRequest, searcher: Searcher = new Searc
     const plies = WIN_SCORE - Math.abs(result.score);
     mateIn = forTigers > 0 ? plies : -plies;
   }
+  let bestMove = result.move;
+  let captureIn: number | null = null;
+  // A win the search proved stands: a goat the tigers take may not save them from a trap.
+  const outlook = mateIn === null ? endgameOutlook(game) : undefined;
+  if (outlook && outlook.value !== 0) {
+    bestMove = outlook.move;
+    if (outlook.value > 0) captureIn = outlook.value;
+    else {
+      // The table counts the tigers' missing move as a ply; the game ends before it.
+      mateIn = outlook.value + 1;
+      forTigers = -(WIN_SCORE + mateIn);
+    }
+  }
   return {
-    bestMove: result.move ? makeMove(result.move) : null,
+    bestMove: bestMove ? makeMove(bestMove) : null,
     forTigers,
     mateIn,
+    captureIn,
     depth: result.depth,
     nodes: result.nodes,
   };

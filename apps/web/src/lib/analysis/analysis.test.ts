@@ -62,6 +62,24 @@ describe('the engine worker', () => {
     expect(verdictOf(answer.reply, 'tiger').value).toBe('+#1');
   });
 
+  it('knows the end of placement exactly: where the last goat traps the tigers', () => {
+    const answer = handleEngineMessage({
+      id: 6,
+      kind: 'analyse',
+      request: {
+        variant: 'bagh-chal',
+        options: {},
+        start: '1GG1T/TGGTG/GGGGG/GGGGG/TGGGG g 1 0',
+        moves: [],
+        timeMs: 5_000,
+        maxDepth: 2, // deeper, the search proves a faster win that gives up a goat first
+      },
+    });
+    expect(answer).toMatchObject({ ok: true, reply: { bestMove: 'G@a5', captureIn: null } });
+    if (!answer.ok || !('forTigers' in answer.reply)) return;
+    expect(verdictOf(answer.reply, 'goat')).toMatchObject({ value: '+#7', words: 'Goats win in 7 moves' });
+  });
+
   it('answers an error for moves that do not replay', () => {
     const answer = handleEngineMessage({
       id: 4,
@@ -100,7 +118,7 @@ describe('the analysis model', () => {
   });
 
   it('says a score in goats, from the side asked', () => {
-    const reply = { bestMove: 'G@c3', forTigers: 180, mateIn: null, depth: 4, nodes: 1 };
+    const reply = { bestMove: 'G@c3', forTigers: 180, mateIn: null, captureIn: null, depth: 4, nodes: 1 };
     expect(verdictOf(reply, 'tiger')).toEqual({
       value: '+1.5',
       words: 'Tigers are clearly better',
@@ -115,6 +133,10 @@ describe('the analysis model', () => {
     expect(verdictOf({ ...reply, forTigers: 5 }, 'goat')).toMatchObject({
       value: '0.0',
       words: 'About even',
+    });
+    expect(verdictOf({ ...reply, captureIn: 3 }, 'goat')).toMatchObject({
+      value: '−1.5',
+      words: 'Tigers take a goat in 2 moves',
     });
   });
 

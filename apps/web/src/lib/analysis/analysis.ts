@@ -31,15 +31,20 @@ export function analysisRequest(game: GameLine, ply: number, timeMs = ANALYSIS_M
 }
 
 export interface Verdict {
-  /** "+1.3", "−0.4", "0.0" (goats' worth, from `view`), or "wins in 5" for a forced win. */
+  /** "+1.3", "−0.4", "0.0" (goats' worth, from `view`), or "+#5" for a forced win. */
   readonly value: string;
-  /** In words, e.g. "Goats are better", "Tigers win in 3 moves". */
+  /** In words, e.g. "Goats are better", "Tigers win in 3 moves", "Tigers take a goat in 2 moves". */
   readonly words: string;
   /** The score from `view` in goats, clamped to ±10: a bar's length. */
   readonly goats: number;
 }
 
 const sideWord = (side: Side): string => (side === 'tiger' ? 'Tigers' : 'Goats');
+/** Plies as the moves of the side that gets there: "1 move", "3 moves". */
+function inMoves(plies: number): string {
+  const moves = Math.max(1, Math.ceil(plies / 2));
+  return `${moves} ${moves === 1 ? 'move' : 'moves'}`;
+}
 
 /** The engine's answer as seen from `view`'s side. */
 export function verdictOf(reply: AnalysisReply, view: Side): Verdict {
@@ -51,7 +56,7 @@ export function verdictOf(reply: AnalysisReply, view: Side): Verdict {
     const mine = winner === view;
     return {
       value: `${mine ? '+' : '−'}#${moves}`,
-      words: `${sideWord(winner)} win in ${moves} ${moves === 1 ? 'move' : 'moves'}`,
+      words: `${sideWord(winner)} win in ${inMoves(plies)}`,
       goats: mine ? 10 : -10,
     };
   }
@@ -59,7 +64,8 @@ export function verdictOf(reply: AnalysisReply, view: Side): Verdict {
   const rounded = Math.round(goats * 10) / 10;
   const value = rounded === 0 ? '0.0' : `${rounded > 0 ? '+' : '−'}${Math.abs(rounded).toFixed(1)}`;
   let words = 'About even';
-  if (Math.abs(rounded) >= 0.3) {
+  if (reply.captureIn !== null) words = `Tigers take a goat in ${inMoves(reply.captureIn)}`;
+  else if (Math.abs(rounded) >= 0.3) {
     const better: Side = rounded > 0 ? view : view === 'tiger' ? 'goat' : 'tiger';
     words = `${sideWord(better)} are ${Math.abs(rounded) >= 1.5 ? 'clearly ' : ''}better`;
   }
