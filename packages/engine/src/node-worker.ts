@@ -1,13 +1,16 @@
 /**
  * Entry of a Node worker thread (`@bagh/engine/node-worker`): answers `{ id, request }` bot-move
  * requests with `{ id, ok: true, reply }` or `{ id, ok: false, error }`, one at a time. The
- * searcher (and its transposition table) lives as long as the worker.
+ * searcher (and its transposition table) lives as long as the worker; the endgame table is solved
+ * as the worker starts, so no player's move waits for it.
  */
 import { parentPort } from 'node:worker_threads';
+import { baghChalEndgame } from './endgame.js';
 import { type BotMoveRequest, botMove } from './request.js';
 import { Searcher } from './search.js';
 
 const searcher = new Searcher();
+setImmediate(baghChalEndgame);
 
 parentPort?.on('message', (message: { id: number; request: BotMoveRequest }) => {
   try {
