@@ -2,9 +2,10 @@ import { type Game, makeMove, play, SearchBoard } from '@bagh/rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { baghChalEndgame } from './endgame.js';
-import { WIN_SCORE } from './evaluate.js';
+import { DEFAULT_WEIGHTS, WIN_SCORE } from './evaluate.js';
 import { endgameOutlook } from './outlook.js';
 import { analyse } from './request.js';
+import { Searcher } from './search.js';
 import { crowdedPoints, crowdedPosition, gameAt } from './test-helpers.js';
 
 /** G@a5 traps the tigers, G@d5 lets them take a goat (see the engine's search test). */
@@ -80,6 +81,23 @@ describe('analysis at the end of placement', () => {
     const trap = endgameOutlook(gameAt('bagh-chal', LAST_PLACEMENT))!;
     expect(reply).toMatchObject({ bestMove: 'G@a5', mateIn: trap.value + 1, captureIn: null });
     expect(reply.forTigers).toBe(-(WIN_SCORE + reply.mateIn!));
+  });
+
+  it('shows the search’s move to goats that cannot save a goat, not the one that only delays it', () => {
+    const position = 'GGGGG/GGGGG/GGGGG/GGTGT/TTG1G g 0 0';
+    const game = gameAt('bagh-chal', position);
+    const delay = endgameOutlook(game)!;
+    const searched = new Searcher().search(game, { weights: DEFAULT_WEIGHTS, maxDepth: 2 });
+    expect(makeMove(delay.move)).not.toBe(makeMove(searched.move!));
+    const reply = analyse({
+      variant: 'bagh-chal',
+      options: {},
+      start: position,
+      moves: [],
+      timeMs: 10_000,
+      maxDepth: 2,
+    });
+    expect(reply).toMatchObject({ bestMove: makeMove(searched.move!), captureIn: delay.value, mateIn: null });
   });
 
   it('says the tigers’ forced capture, unless the search proves the goats win all the same', () => {

@@ -21,11 +21,12 @@ export interface Outlook {
 }
 
 /** The race's exact outlook from this position, or undefined when it is out of reach. */
-export function endgameOutlook(game: Game, table: EndgameTable = baghChalEndgame()): Outlook | undefined {
+export function endgameOutlook(game: Game, table?: EndgameTable): Outlook | undefined {
   const { position } = game;
   if (game.variant !== 'bagh-chal' || game.outcome) return undefined;
   if (position.goatsCaptured !== 0 || position.goatsInHand > OUTLOOK_IN_HAND) return undefined;
-  return bestMove(game, table);
+  // Solved only once a position is within reach (about 0.2 s, once per thread).
+  return bestMove(game, table ?? baghChalEndgame());
 }
 
 function bestMove(game: Game, table: EndgameTable): Outlook | undefined {

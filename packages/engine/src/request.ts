@@ -49,7 +49,10 @@ export interface AnalysisReply {
   readonly bestMove: string | null;
   /** The evaluation from the tigers' point of view (positive: tigers better). */
   readonly forTigers: number;
-  /** Plies to a forced win (positive: tigers win, negative: goats), else null. */
+  /**
+   * Plies to a forced win (positive: tigers win, negative: goats), else null. A trap known from
+   * the endgame table is the fastest one that gives up no goat: a sacrifice may win sooner.
+   */
   readonly mateIn: number | null;
   /**
    * Plies to a goat the tigers take by force (or to goats left with no move), known at the end of
@@ -117,7 +120,9 @@ export function analyse(request: AnalysisRequest, searcher: Searcher = new Searc
   // A win the search proved stands: a goat the tigers take may not save them from a trap.
   const outlook = mateIn === null ? endgameOutlook(game) : undefined;
   if (outlook && outlook.value !== 0) {
-    bestMove = outlook.move;
+    // Goats that cannot save the goat may still do better than delay its loss: the search's move.
+    const goatsLoseAGoat = outlook.value > 0 && game.position.toMove === 'goat';
+    if (!goatsLoseAGoat) bestMove = outlook.move;
     if (outlook.value > 0) captureIn = outlook.value;
     else {
       // The table counts the tigers' missing move as a ply; the game ends before it.

@@ -76,7 +76,7 @@ describe('the engine worker', () => {
       },
     });
     expect(answer).toMatchObject({ ok: true, reply: { bestMove: 'G@a5', captureIn: null } });
-    if (!answer.ok || !('forTigers' in answer.reply)) return;
+    if (!answer.ok || !('forTigers' in answer.reply)) throw new Error('no analysis');
     expect(verdictOf(answer.reply, 'goat')).toMatchObject({ value: '+#7', words: 'Goats win in 7 moves' });
   });
 

@@ -40,9 +40,11 @@ export interface Verdict {
 }
 
 const sideWord = (side: Side): string => (side === 'tiger' ? 'Tigers' : 'Goats');
-/** Plies as the moves of the side that gets there: "1 move", "3 moves". */
+/** Plies as the moves of the side that gets there. */
+const movesIn = (plies: number): number => Math.max(1, Math.ceil(plies / 2));
+/** "1 move", "3 moves". */
 function inMoves(plies: number): string {
-  const moves = Math.max(1, Math.ceil(plies / 2));
+  const moves = movesIn(plies);
   return `${moves} ${moves === 1 ? 'move' : 'moves'}`;
 }
 
@@ -52,10 +54,9 @@ export function verdictOf(reply: AnalysisReply, view: Side): Verdict {
   if (reply.mateIn !== null) {
     const winner: Side = reply.mateIn > 0 ? 'tiger' : 'goat';
     const plies = Math.abs(reply.mateIn);
-    const moves = Math.max(1, Math.ceil(plies / 2));
     const mine = winner === view;
     return {
-      value: `${mine ? '+' : '−'}#${moves}`,
+      value: `${mine ? '+' : '−'}#${movesIn(plies)}`,
       words: `${sideWord(winner)} win in ${inMoves(plies)}`,
       goats: mine ? 10 : -10,
     };
