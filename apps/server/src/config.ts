@@ -49,11 +49,14 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Parses the environment (empty strings count as unset); throws a ConfigError naming every bad variable. */
+/**
+ * Parses the environment (values trimmed; blank ones count as unset, so `PORT=" "` is not 0);
+ * throws a ConfigError naming every bad variable.
+ */
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
   const relevant = Object.fromEntries(
     Object.keys(EnvSchema.shape)
-      .map((key) => [key, env[key]] as const)
+      .map((key) => [key, env[key]?.trim()] as const)
       .filter(([, value]) => value !== undefined && value !== ''),
   );
   const parsed = EnvSchema.safeParse(relevant);

@@ -26,10 +26,12 @@ describe('config from the environment', () => {
       LOG_LEVEL: 'debug',
       PUBLIC_URL: 'https://bagh.example.org/',
       WEB_DIST: '',
+      BOT_MIN_DELAY_MS: '  ',
     });
     expect(config).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', LOG_LEVEL: 'debug' });
     expect(config.PUBLIC_URL).toBe('https://bagh.example.org');
     expect(config.WEB_DIST).toBe(DEFAULT_WEB_DIST);
+    expect(config.BOT_MIN_DELAY_MS).toBe(400); // blank is unset, not 0
   });
 
   it('fails fast, naming every bad variable', () => {

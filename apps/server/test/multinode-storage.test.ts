@@ -169,12 +169,19 @@ describe('RedisStorage with a room time to live', () => {
     });
   });
 
-  it('keeps rooms forever without a time to live', async () => {
+  it('keeps rooms forever without a time to live, also one written earlier with it', async () => {
     const room = record();
     await a.createRoom(room);
     await a.append(room.roomId, 0, [move(1, 'G@c3')]);
     expect(await admin.pTTL(`bagh:{${room.roomId}}:room`)).toBe(-1);
     expect(await admin.pTTL(`bagh:{${room.roomId}}:changes`)).toBe(-1);
+    const earlier = record();
+    await expiring.createRoom(earlier);
+    await expiring.append(earlier.roomId, 0, [move(1, 'G@c3')]);
+    const forever = await openRedisStorage(redis.url, { prefix: 'ttl:' });
+    await forever.append(earlier.roomId, 1, [move(2, 'a1-b1')]);
+    await forever.close();
+    expect(await ttlOf(earlier.roomId)).toEqual([-1, -1]);
   });
 });
 

@@ -21,12 +21,18 @@ import {
   type StoredData,
 } from './types.js';
 
-/** Lua: (re)sets the expiry of the room's two keys to ARGV[ttlArg] ms; 0 keeps them forever. */
+/**
+ * Lua: (re)sets the expiry of the room's two keys to ARGV[ttlArg] ms; 0 keeps them forever, also
+ * a room written earlier with a time to live.
+ */
 const KEEP_FOR = (ttlArg: number) => `
 local ttl = tonumber(ARGV[${ttlArg}])
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
+else
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
 end`;
 
 /**
