@@ -3,7 +3,7 @@
  * No rules are decided here.
  */
 import type { Level } from '@bagh/engine';
-import type { ErrorCode, Role, Snapshot } from '@bagh/protocol';
+import type { ErrorCode, Role, Snapshot, TimeControl } from '@bagh/protocol';
 import {
   type BoardKind,
   createGame,
@@ -66,6 +66,15 @@ export const OPTION_INFO: { readonly [K in keyof Options]: string } = {
 /** The options a player may choose for a variant (RULES.md R21, R23, R26). */
 export function choosableOptions(variant: Variant): (keyof Options)[] {
   return variant === 'bagh-chal' ? [] : ['goatsFirst', 'multiJump', 'noRepeat'];
+}
+
+/** A form's time choice (minutes, seconds per move) as a time control within the server's bounds. */
+export function timeControlOf(timed: boolean, minutes: number, increment: number): TimeControl | null {
+  if (!timed) return null;
+  return {
+    initialMs: Math.round(Math.min(180, Math.max(0.5, minutes || 0)) * 60_000),
+    incrementMs: Math.round(Math.min(600, Math.max(0, increment || 0)) * 1000),
+  };
 }
 
 /** The options a form chose, of those its variant lets players choose. */

@@ -1,9 +1,11 @@
 /**
  * A game against the computer held entirely in the browser: `@bagh/rules` judges every move,
  * the computer's moves come from the engine's Web Worker, and the game is saved in localStorage
- * after every change, so a reload resumes it. No server is involved.
+ * after every change, so a reload resumes it. No server is involved. Optionally timed: the
+ * computer's clock runs while it thinks; while the page is closed no clock runs.
  */
 import type { BotMoveReply, BotMoveRequest, Level } from '@bagh/engine';
+import type { TimeControl } from '@bagh/protocol';
 import {
   createGame,
   type Game,
@@ -20,6 +22,7 @@ import {
 } from '@bagh/rules';
 import { EngineClient } from '../engine/engine-client.js';
 import { gameAtPly, moverOf } from '../game/replay.js';
+import { afterMove, flagged, type GameClock, leftAt, newClock, runningFor } from './clock.js';
 import { makeSavedGame, parseSavedGame, SAVED_GAME_KEY } from './saved-game.js';
 
 /** What a new game is played with. */
@@ -29,6 +32,8 @@ export interface OfflineSettings {
   /** The person's side; `random` is drawn when the game starts. */
   readonly side: Side | 'random';
   readonly level: Level;
+  /** Absent or null: untimed. */
+  readonly clock?: TimeControl | null;
 }
 
 /** Who finds the computer's moves: the engine's worker (EngineClient), or a stand-in in tests. */
@@ -49,6 +54,8 @@ export interface OfflineGameOptions {
   readonly random?: () => number;
   /** The least time before the computer's move is shown, so a quick reply does not flash by. */
   readonly minReplyMs?: number;
+  /** The time now, in ms (the clocks); Date.now by default. */
+  readonly now?: () => number;
 }
 
 export type MoveListener = (move: Move, game: Game) => void;
@@ -71,13 +78,16 @@ export class OfflineGame {
   readonly #store: GameStore | null;
   readonly #random: () => number;
   readonly #minReplyMs: number;
+  readonly #now: () => number;
   readonly #listeners = new Set<MoveListener>();
+  #flagTimer: ReturnType<typeof setTimeout> | undefined;
 
   #game = $state.raw<Game | null>(null);
   #player = $state<Side>('goat');
   #level = $state<Level>('beginner');
   /** A result the rules did not decide (a resignation). */
   #declared = $state.raw<RecordResult | null>(null);
+  #clock = $state.raw<GameClock | null>(null);
   #thinking = $state(false);
   #error = $state<string | null>(null);
   /** Bumped by every change that makes a question in flight to the computer moot. */
@@ -91,6 +101,7 @@ export class OfflineGame {
     this.#store = options.store === undefined ? browserStore() : options.store;
     this.#random = options.random ?? cryptoRandom;
     this.#minReplyMs = options.minReplyMs ?? 300;
+    this.#now = options.now ?? Date.now;
     this.#load();
   }
 
@@ -106,6 +117,10 @@ export class OfflineGame {
   }
   get level(): Level {
     return this.#level;
+  }
+  /** A timed game's clocks, else null. */
+  get clock(): GameClock | null {
+    return this.#clock;
   }
   /** Move texts so far (R40). */
   get moves(): readonly string[] {
@@ -125,9 +140,9 @@ export class OfflineGame {
   get yourTurn(): boolean {
     return !!this.#game && !this.#result && this.#game.position.toMove === this.#player;
   }
-  /** The person has a move to take back. */
+  /** The person has a move to take back (not once their time ran out). */
   get canUndo(): boolean {
-    return this.#lastPlayerPly() >= 0;
+    return this.#lastPlayerPly() >= 0 && this.#result?.reason !== 'timeout';
   }
   /** The game as a RULES.md record (what is saved). */
   get record(): string | null {
@@ -137,19 +152,28 @@ export class OfflineGame {
   get settings(): OfflineSettings | null {
     const game = this.#game;
     return game
-      ? { variant: game.variant, options: game.options, side: this.#player, level: this.#level }
+      ? {
+          variant: game.variant,
+          options: game.options,
+          side: this.#player,
+          level: this.#level,
+          clock: this.#clock?.control ?? null,
+        }
       : null;
   }
 
   /** Starts the computer's engine, and lets it move if it is its turn (a reload while it thought). */
   open(): void {
     this.#computerPlayer.start?.();
+    this.#watchClock();
     this.#askIfDue();
   }
 
   /** Ends this page's use of the engine; the saved game stays. */
   close(): void {
     this.#supersede();
+    clearTimeout(this.#flagTimer);
+    this.#save();
     this.#computerPlayer.close?.();
   }
 
@@ -166,13 +190,16 @@ export class OfflineGame {
     this.#declared = null;
     this.#error = null;
     this.#game = created.value;
+    this.#clock = settings.clock ? newClock(settings.clock, this.#now()) : null;
     this.#save();
+    this.#watchClock();
     this.#askIfDue();
   }
 
   /** The person's move; false (and `error` says why) when it is not theirs to make or not legal. */
   play(move: Move): boolean {
     const game = this.#game;
+    if (this.#clock && flagged(this.#clock, this.#now())) this.#timeOut();
     if (!game || !this.yourTurn) return false;
     const next = play(game, move);
     if (!next.ok) {
@@ -200,19 +227,20 @@ export class OfflineGame {
   undo(): void {
     const game = this.#game;
     const ply = this.#lastPlayerPly();
-    if (!game || ply < 0) return;
+    if (!game || ply < 0 || !this.canUndo) return;
     this.#supersede();
     this.#declared = null;
     this.#error = null;
     this.#game = gameAtPly(game, ply);
+    // Time spent stays spent; the person's clock runs again (not before the first move).
+    if (this.#clock) this.#clock = runningFor(this.#clock, ply > 0 ? this.#player : null, this.#now());
     this.#save();
+    this.#watchClock();
   }
 
   resign(): void {
     if (!this.#game || this.#result) return;
-    this.#supersede();
-    this.#declared = { winner: this.computer, reason: 'resign' };
-    this.#save();
+    this.#end({ winner: this.computer, reason: 'resign' });
   }
 
   /** Asks the computer again after it failed. */
@@ -234,9 +262,20 @@ export class OfflineGame {
   }
 
   #advance(next: Game, move: Move): void {
+    const mover = this.#game?.position.toMove ?? next.position.toMove;
+    if (this.#clock) {
+      const now = this.#now();
+      if (flagged(this.#clock, now)) {
+        this.#timeOut();
+        return;
+      }
+      this.#clock = afterMove(this.#clock, mover, now);
+      if (next.outcome) this.#clock = runningFor(this.#clock, null, now);
+    }
     this.#game = next;
     this.#error = null;
     this.#save();
+    this.#watchClock();
     for (const listener of this.#listeners) listener(move, next);
     this.#askIfDue();
   }
@@ -274,6 +313,33 @@ export class OfflineGame {
     );
   }
 
+  /** Ends the game with a result the rules did not decide; the clocks stop. */
+  #end(result: RecordResult): void {
+    this.#supersede();
+    this.#declared = result;
+    if (this.#clock) this.#clock = runningFor(this.#clock, null, this.#now());
+    clearTimeout(this.#flagTimer);
+    this.#save();
+  }
+
+  /** The running clock has reached zero: its side loses on time. */
+  #timeOut(): void {
+    const loser = this.#clock && flagged(this.#clock, this.#now());
+    if (loser && !this.#result) this.#end({ winner: opposite(loser), reason: 'timeout' });
+  }
+
+  /** Wakes when the running clock would reach zero (again, should the timer fire early). */
+  #watchClock(): void {
+    clearTimeout(this.#flagTimer);
+    const clock = this.#clock;
+    if (!clock?.running || this.#result) return;
+    const left = leftAt(clock, this.#now())[clock.running];
+    this.#flagTimer = setTimeout(() => {
+      if (this.#clock && flagged(this.#clock, this.#now())) this.#timeOut();
+      else this.#watchClock();
+    }, left + 1);
+  }
+
   /** A question in flight to the computer is answered into the void. */
   #supersede(): void {
     this.#asked++;
@@ -288,7 +354,11 @@ export class OfflineGame {
   }
 
   #saved(game: Game): string {
-    return makeSavedGame({ game, player: this.#player, level: this.#level, result: this.#result });
+    const clock = this.#clock && {
+      control: this.#clock.control,
+      remaining: leftAt(this.#clock, this.#now()),
+    };
+    return makeSavedGame({ game, player: this.#player, level: this.#level, result: this.#result, clock });
   }
 
   #load(): void {
@@ -304,6 +374,12 @@ export class OfflineGame {
     this.#player = saved.player;
     this.#level = saved.level;
     this.#declared = saved.game.outcome ? null : saved.result;
+    if (saved.clock) {
+      // The time the page was closed is not counted: the clock to move runs again from now.
+      const stopped = { ...saved.clock, running: null, since: this.#now() };
+      const running = this.#result || saved.game.moves.length === 0 ? null : saved.game.position.toMove;
+      this.#clock = runningFor(stopped, running, this.#now());
+    }
   }
 
   #save(): void {

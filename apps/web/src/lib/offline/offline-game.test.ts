@@ -1,8 +1,9 @@
 import type { BotMoveReply, BotMoveRequest } from '@bagh/engine';
 import { createGame, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type EngineMessage, handleEngineMessage } from '../engine/engine.worker.js';
 import { EngineClient, type WorkerLike } from '../engine/engine-client.js';
+import { leftAt } from './clock.js';
 import { type ComputerPlayer, type GameStore, OfflineGame } from './offline-game.svelte.js';
 import { makeSavedGame, parseSavedGame, SAVED_GAME_KEY } from './saved-game.js';
 
@@ -240,7 +241,7 @@ describe('the saved offline game', () => {
     if (!start.ok) throw new Error('no game');
     const played = playMoveTexts(start.value, ['G@c3', 'a1-b2']);
     if (!played.ok) throw new Error('no game');
-    const saved = { game: played.value, player: 'goat', level: 'max', result: null } as const;
+    const saved = { game: played.value, player: 'goat', level: 'max', result: null, clock: null } as const;
     const text = makeSavedGame(saved);
     expect(text).toContain('1. G@c3 a1-b2 *');
     const back = parseSavedGame(text);
@@ -256,6 +257,7 @@ describe('the saved offline game', () => {
       player: 'goat',
       level: 'beginner',
       result: null,
+      clock: null,
     });
     const corrupt = [
       'not a record',
@@ -287,6 +289,96 @@ describe('the saved offline game', () => {
     expect(game.game).toBeNull();
     game.start({ variant: 'bagh-chal', options: {}, side: 'goat', level: 'beginner' });
     expect(game.playText('G@c3')).toBe(true); // plays on, unsaved
+  });
+});
+
+describe('a timed offline game', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const timed = { variant: 'bagh-chal', options: {}, side: 'goat', level: 'casual' } as const;
+  const control = { initialMs: 60_000, incrementMs: 2_000 };
+
+  it('runs the clocks as a room does, and the person loses on time', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const store = memoryStore();
+    const { computer, game } = newGame({ store });
+    game.start({ ...timed, clock: control });
+    await vi.advanceTimersByTimeAsync(120_000); // no clock runs before the first move
+    expect(game.result).toBeNull();
+    expect(game.playText('G@c3')).toBe(true); // free
+    await vi.advanceTimersByTimeAsync(1_500);
+    computer.reply('a1-b2');
+    await vi.advanceTimersByTimeAsync(5);
+    const afterReply = leftAt(game.clock!, Date.now());
+    expect(afterReply.tiger).toBe(60_000 - 1_500 + 2_000);
+    expect(game.clock!.running).toBe('goat');
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(game.result).toBeNull();
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(game.result).toEqual({ winner: 'tiger', reason: 'timeout' });
+    expect(game.yourTurn).toBe(false);
+    expect(game.canUndo).toBe(false);
+    expect(game.clock!.running).toBeNull();
+    expect(leftAt(game.clock!, Date.now())).toEqual({ tiger: afterReply.tiger, goat: 0 });
+    expect(store.data.get(SAVED_GAME_KEY)).toContain('[Termination "timeout"]');
+  });
+
+  it('lets the computer lose on time too: its late move is not played', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const { computer, game } = newGame();
+    game.start({ ...timed, clock: { initialMs: 5_000, incrementMs: 0 } });
+    game.playText('G@c3');
+    await vi.advanceTimersByTimeAsync(5_100);
+    expect(game.result).toEqual({ winner: 'goat', reason: 'timeout' });
+    computer.reply('a1-b2');
+    await vi.advanceTimersByTimeAsync(5);
+    expect(game.moves).toEqual(['G@c3']);
+  });
+
+  it('refuses a move made after the time ran out, even before the clock’s timer fires', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const { computer, game } = newGame();
+    game.start({ ...timed, clock: { initialMs: 5_000, incrementMs: 0 } });
+    game.playText('G@c3');
+    computer.reply('a1-b2');
+    await vi.advanceTimersByTimeAsync(5);
+    vi.setSystemTime(Date.now() + 6_000); // the page slept: no timer has run
+    expect(game.playText('G@c4')).toBe(false);
+    expect(game.result).toEqual({ winner: 'tiger', reason: 'timeout' });
+    expect(game.moves).toEqual(['G@c3', 'a1-b2']);
+  });
+
+  it('keeps the clocks in the saved game; the time the page was closed is not counted', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const store = memoryStore();
+    const first = newGame({ store });
+    first.game.start({ ...timed, clock: control });
+    first.game.playText('G@c3');
+    await vi.advanceTimersByTimeAsync(3_000);
+    first.computer.reply('a1-b2');
+    await vi.advanceTimersByTimeAsync(10_000); // the goats think 10 s, then close the page
+    first.game.close();
+    const saved = store.data.get(SAVED_GAME_KEY)!;
+    expect(saved).toContain('[TimeControl "60000+2000"]');
+    expect(saved).toContain('[Clocks "59000 50000"]');
+
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    const again = newGame({ store });
+    again.game.open();
+    expect(again.game.settings?.clock).toEqual(control);
+    expect(again.game.clock!.running).toBe('goat');
+    expect(leftAt(again.game.clock!, Date.now())).toEqual({ tiger: 59_000, goat: 50_000 });
+    again.game.undo(); // time spent stays spent; nobody's clock runs before the first move
+    expect(leftAt(again.game.clock!, Date.now() + 99_000)).toEqual({ tiger: 59_000, goat: 50_000 });
+    again.game.close();
+
+    for (const bad of ['[Clocks "59000 -5"]', '[Clocks "fast"]', '[TimeControl "0+0"]']) {
+      const broken = saved.replace(/\[(Clocks|TimeControl) "[^"]*"\]/, bad);
+      expect(broken).not.toBe(saved);
+      expect(parseSavedGame(broken)).toBeNull();
+    }
+    expect(parseSavedGame(saved.replace(/\[Clocks "[^"]*"\]\n/, ''))).toBeNull();
   });
 });
 

@@ -1,9 +1,12 @@
 /**
- * An offline game as it is kept in the browser: a RULES.md R42 game record, with two headers of
- * its own, `Player` (the side the person plays) and `Computer` (the computer's level). Reading
- * one back goes through the rules' record parser, so a stored value is never trusted.
+ * An offline game as it is kept in the browser: a RULES.md R42 game record, with headers of its
+ * own: `Player` (the side the person plays), `Computer` (the computer's level) and, in a timed
+ * game, `TimeControl` ("initialMs+incrementMs") and `Clocks` ("tigerMs goatMs", the time each side
+ * had left when saved). Reading one back goes through the rules' record parser and the protocol's
+ * schemas, so a stored value is never trusted.
  */
 import { LEVELS, type Level } from '@bagh/engine';
+import { Millis, TimeControl } from '@bagh/protocol';
 import { type Game, makeRecord, parseRecord, type RecordResult, SIDES, type Side } from '@bagh/rules';
 
 /** The localStorage key of the game in progress (or the last one played). */
@@ -17,14 +20,28 @@ export interface SavedGame {
   /** The side the person plays; the computer plays the other. */
   readonly player: Side;
   readonly level: Level;
-  /** How the game ended: the rules' outcome, or a resignation; null while it goes on. */
+  /** How the game ended: the rules' outcome, a resignation or a timeout; null while it goes on. */
   readonly result: RecordResult | null;
+  /** A timed game's control and each side's time left; null: untimed. */
+  readonly clock: SavedClock | null;
+}
+
+export interface SavedClock {
+  readonly control: TimeControl;
+  readonly remaining: { readonly tiger: number; readonly goat: number };
 }
 
 export function makeSavedGame(saved: SavedGame): string {
+  const { clock } = saved;
+  const timed: Record<string, string> = clock
+    ? {
+        TimeControl: `${clock.control.initialMs}+${clock.control.incrementMs}`,
+        Clocks: `${Math.round(clock.remaining.tiger)} ${Math.round(clock.remaining.goat)}`,
+      }
+    : {};
   return makeRecord(saved.game, {
     result: saved.result,
-    headers: { Player: saved.player, Computer: saved.level },
+    headers: { Player: saved.player, Computer: saved.level, ...timed },
   });
 }
 
@@ -41,5 +58,19 @@ export function parseSavedGame(text: unknown): SavedGame | null {
   const player = SIDES.find((side) => side === headers.Player);
   const level = LEVELS.find((name) => name === headers.Computer);
   if (!player || !level || headers.Position !== undefined) return null;
-  return { game, player, level, result };
+  if (headers.TimeControl === undefined && headers.Clocks === undefined)
+    return { game, player, level, result, clock: null };
+  const clock = savedClock(headers.TimeControl, headers.Clocks);
+  return clock ? { game, player, level, result, clock } : null;
+}
+
+/** "300000+3000" and "12000 250000", or null when either is not what `makeSavedGame` writes. */
+function savedClock(control: string | undefined, clocks: string | undefined): SavedClock | null {
+  const [initialMs, incrementMs] = (control ?? '').split('+').map(Number);
+  const [tiger, goat] = (clocks ?? '').split(' ').map(Number);
+  const parsedControl = TimeControl.safeParse({ initialMs, incrementMs });
+  const left = Millis.safeParse(tiger).success && Millis.safeParse(goat).success;
+  return parsedControl.success && left
+    ? { control: parsedControl.data, remaining: { tiger: tiger!, goat: goat! } }
+    : null;
 }

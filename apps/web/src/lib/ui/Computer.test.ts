@@ -65,4 +65,23 @@ describe('the offline page', () => {
     expect(moveTexts(container)).toHaveLength(1);
     expect(container.querySelector('svg.board')?.getAttribute('data-flipped')).toBe('true');
   });
+
+  it('plays a timed game: the clocks show, the player’s runs, and the choice is offered again', async () => {
+    const offline = new OfflineGame({ computer: firstMove, store: null, minReplyMs: 0 });
+    const { container, getByRole, getByLabelText } = render(Computer, { offline });
+    await fireEvent.click(getByLabelText('Clock'));
+    await fireEvent.input(container.querySelector('input[name="minutes"]')!, { target: { value: '2' } });
+    await fireEvent.input(container.querySelector('input[name="increment"]')!, { target: { value: '1' } });
+    await fireEvent.click(getByRole('button', { name: 'Start the game' }));
+    expect(offline.clock?.control).toEqual({ initialMs: 120_000, incrementMs: 1_000 });
+    const shown = (side: string) => container.querySelector(`[data-clock="${side}"] .time`)?.textContent;
+    expect([shown('tiger'), shown('goat')]).toEqual(['2:00', '2:00']);
+
+    await fireEvent.click(container.querySelector('[data-point="c3"]')!);
+    await waitFor(() => expect(moveTexts(container)).toHaveLength(2));
+    expect(container.querySelector('[data-clock="goat"]')?.classList.contains('running')).toBe(true);
+    await fireEvent.click(getByRole('button', { name: 'New game' }));
+    expect((getByLabelText('Clock') as HTMLInputElement).checked).toBe(true);
+    expect((container.querySelector('input[name="minutes"]') as HTMLInputElement).value).toBe('2');
+  });
 });
