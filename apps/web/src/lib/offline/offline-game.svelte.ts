@@ -72,6 +72,8 @@ function browserStore(): GameStore | null {
 }
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** setTimeout's longest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class OfflineGame {
   readonly #computerPlayer: ComputerPlayer;
@@ -165,6 +167,8 @@ export class OfflineGame {
   /** Starts the computer's engine, and lets it move if it is its turn (a reload while it thought). */
   open(): void {
     this.#computerPlayer.start?.();
+    // A reload or a closed tab unmounts nothing: the clocks are saved as the page goes.
+    if (typeof window !== 'undefined') window.addEventListener('pagehide', this.#saveNow);
     this.#watchClock();
     this.#askIfDue();
   }
@@ -173,9 +177,12 @@ export class OfflineGame {
   close(): void {
     this.#supersede();
     clearTimeout(this.#flagTimer);
+    if (typeof window !== 'undefined') window.removeEventListener('pagehide', this.#saveNow);
     this.#save();
     this.#computerPlayer.close?.();
   }
+
+  readonly #saveNow = (): void => this.#save();
 
   /** A new game; the computer moves first if it has the first move. */
   start(settings: OfflineSettings): void {
@@ -199,7 +206,7 @@ export class OfflineGame {
   /** The person's move; false (and `error` says why) when it is not theirs to make or not legal. */
   play(move: Move): boolean {
     const game = this.#game;
-    if (this.#clock && flagged(this.#clock, this.#now())) this.#timeOut();
+    this.#timeOutIfDue();
     if (!game || !this.yourTurn) return false;
     const next = play(game, move);
     if (!next.ok) {
@@ -227,6 +234,7 @@ export class OfflineGame {
   undo(): void {
     const game = this.#game;
     const ply = this.#lastPlayerPly();
+    this.#timeOutIfDue();
     if (!game || ply < 0 || !this.canUndo) return;
     this.#supersede();
     this.#declared = null;
@@ -239,6 +247,7 @@ export class OfflineGame {
   }
 
   resign(): void {
+    this.#timeOutIfDue();
     if (!this.#game || this.#result) return;
     this.#end({ winner: this.computer, reason: 'resign' });
   }
@@ -261,16 +270,17 @@ export class OfflineGame {
     };
   }
 
-  #advance(next: Game, move: Move): void {
+  /** `next` after `move`, made at `madeAt` (the computer: when it answered, before its move is shown). */
+  #advance(next: Game, move: Move, madeAt = this.#now()): void {
     const mover = this.#game?.position.toMove ?? next.position.toMove;
     if (this.#clock) {
-      const now = this.#now();
-      if (flagged(this.#clock, now)) {
-        this.#timeOut();
+      if (flagged(this.#clock, madeAt)) {
+        this.#timeOutIfDue();
         return;
       }
-      this.#clock = afterMove(this.#clock, mover, now);
-      if (next.outcome) this.#clock = runningFor(this.#clock, null, now);
+      // The next clock runs from now: the pause before the computer's move is shown is nobody's.
+      const moved = afterMove(this.#clock, mover, madeAt);
+      this.#clock = { ...moved, running: next.outcome ? null : moved.running, since: this.#now() };
     }
     this.#game = next;
     this.#error = null;
@@ -292,8 +302,9 @@ export class OfflineGame {
       level: this.#level,
       seed: this.#random() >>> 0,
     };
-    Promise.all([this.#computerPlayer.move(request), wait(this.#minReplyMs)]).then(
-      ([reply]) => {
+    const answered = this.#computerPlayer.move(request).then((reply) => ({ reply, at: this.#now() }));
+    Promise.all([answered, wait(this.#minReplyMs)]).then(
+      ([{ reply, at }]) => {
         if (asked !== this.#asked) return;
         this.#thinking = false;
         if (reply.move === null) {
@@ -302,7 +313,7 @@ export class OfflineGame {
         }
         // The worker's answer is judged like the person's moves.
         const played = playMoveText(game, reply.move);
-        if (played.ok) this.#advance(played.value, played.value.moves.at(-1)!);
+        if (played.ok) this.#advance(played.value, played.value.moves.at(-1)!, at);
         else this.#error = `The computer's move was refused: ${played.error.message}`;
       },
       (error: unknown) => {
@@ -322,8 +333,8 @@ export class OfflineGame {
     this.#save();
   }
 
-  /** The running clock has reached zero: its side loses on time. */
-  #timeOut(): void {
+  /** The running clock has reached zero (the timer may lag in a background tab): its side loses on time. */
+  #timeOutIfDue(): void {
     const loser = this.#clock && flagged(this.#clock, this.#now());
     if (loser && !this.#result) this.#end({ winner: opposite(loser), reason: 'timeout' });
   }
@@ -334,10 +345,13 @@ export class OfflineGame {
     const clock = this.#clock;
     if (!clock?.running || this.#result) return;
     const left = leftAt(clock, this.#now())[clock.running];
-    this.#flagTimer = setTimeout(() => {
-      if (this.#clock && flagged(this.#clock, this.#now())) this.#timeOut();
-      else this.#watchClock();
-    }, left + 1);
+    this.#flagTimer = setTimeout(
+      () => {
+        if (this.#clock && flagged(this.#clock, this.#now())) this.#timeOutIfDue();
+        else this.#watchClock();
+      },
+      Math.min(left + 1, MAX_TIMER_MS),
+    );
   }
 
   /** A question in flight to the computer is answered into the void. */

@@ -336,6 +336,28 @@ describe('a timed offline game', () => {
     expect(game.moves).toEqual(['G@c3']);
   });
 
+  it('times the computer out when it answers too late, and does not charge it the pause before its move shows', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const computer = handCranked();
+    const game = new OfflineGame({ computer, store: null, random: sequence(1, 2, 3), minReplyMs: 300 });
+    game.start({ ...timed, clock: { initialMs: 5_000, incrementMs: 0 } });
+    game.playText('G@c3');
+    await vi.advanceTimersByTimeAsync(100);
+    computer.reply('a1-b2');
+    await vi.advanceTimersByTimeAsync(199);
+    expect(game.moves).toEqual(['G@c3']); // answered, not yet shown
+    await vi.advanceTimersByTimeAsync(1);
+    expect(game.moves).toEqual(['G@c3', 'a1-b2']);
+    expect(leftAt(game.clock!, Date.now())).toEqual({ tiger: 4_900, goat: 5_000 });
+
+    game.playText('G@c4');
+    vi.setSystemTime(Date.now() + 6_000); // the tab slept past the computer's time
+    computer.reply();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(game.result).toEqual({ winner: 'goat', reason: 'timeout' });
+    expect(game.moves).toHaveLength(3);
+  });
+
   it('refuses a move made after the time ran out, even before the clock’s timer fires', async () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const { computer, game } = newGame();
@@ -353,13 +375,15 @@ describe('a timed offline game', () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const store = memoryStore();
     const first = newGame({ store });
+    first.game.open();
     first.game.start({ ...timed, clock: control });
     first.game.playText('G@c3');
     await vi.advanceTimersByTimeAsync(3_000);
     first.computer.reply('a1-b2');
-    await vi.advanceTimersByTimeAsync(10_000); // the goats think 10 s, then close the page
-    first.game.close();
+    await vi.advanceTimersByTimeAsync(10_000); // the goats think 10 s, then reload: nothing unmounts
+    window.dispatchEvent(new Event('pagehide'));
     const saved = store.data.get(SAVED_GAME_KEY)!;
+    first.game.close(); // this test's stand-in for the page going away
     expect(saved).toContain('[TimeControl "60000+2000"]');
     expect(saved).toContain('[Clocks "59000 50000"]');
 
@@ -373,7 +397,8 @@ describe('a timed offline game', () => {
     expect(leftAt(again.game.clock!, Date.now() + 99_000)).toEqual({ tiger: 59_000, goat: 50_000 });
     again.game.close();
 
-    for (const bad of ['[Clocks "59000 -5"]', '[Clocks "fast"]', '[TimeControl "0+0"]']) {
+    const bads = ['[Clocks "59000 -5"]', '[Clocks "fast"]', '[Clocks " 5"]', '[Clocks "1e9 5"]'];
+    for (const bad of [...bads, '[TimeControl "0+0"]', '[TimeControl "60000+2000+9"]']) {
       const broken = saved.replace(/\[(Clocks|TimeControl) "[^"]*"\]/, bad);
       expect(broken).not.toBe(saved);
       expect(parseSavedGame(broken)).toBeNull();

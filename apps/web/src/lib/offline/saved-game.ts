@@ -64,13 +64,20 @@ export function parseSavedGame(text: unknown): SavedGame | null {
   return clock ? { game, player, level, result, clock } : null;
 }
 
-/** "300000+3000" and "12000 250000", or null when either is not what `makeSavedGame` writes. */
+/**
+ * "300000+3000" and "12000 250000", or null when either is not what `makeSavedGame` writes (at
+ * most nine digits: no clock holds 12 days).
+ */
 function savedClock(control: string | undefined, clocks: string | undefined): SavedClock | null {
-  const [initialMs, incrementMs] = (control ?? '').split('+').map(Number);
-  const [tiger, goat] = (clocks ?? '').split(' ').map(Number);
-  const parsedControl = TimeControl.safeParse({ initialMs, incrementMs });
-  const left = Millis.safeParse(tiger).success && Millis.safeParse(goat).success;
-  return parsedControl.success && left
-    ? { control: parsedControl.data, remaining: { tiger: tiger!, goat: goat! } }
-    : null;
+  const controlParts = /^(\d{1,9})\+(\d{1,9})$/.exec(control ?? '');
+  const clockParts = /^(\d{1,9}) (\d{1,9})$/.exec(clocks ?? '');
+  if (!controlParts || !clockParts) return null;
+  const parsedControl = TimeControl.safeParse({
+    initialMs: +controlParts[1]!,
+    incrementMs: +controlParts[2]!,
+  });
+  const tiger = Millis.safeParse(+clockParts[1]!);
+  const goat = Millis.safeParse(+clockParts[2]!);
+  if (!parsedControl.success || !tiger.success || !goat.success) return null;
+  return { control: parsedControl.data, remaining: { tiger: tiger.data, goat: goat.data } };
 }
