@@ -182,7 +182,10 @@ export class OfflineGame {
     this.#computerPlayer.close?.();
   }
 
-  readonly #saveNow = (): void => this.#save();
+  /** A running clock is saved as the page goes; the rest was saved when it changed. */
+  readonly #saveNow = (): void => {
+    if (this.#clock?.running) this.#save();
+  };
 
   /** A new game; the computer moves first if it has the first move. */
   start(settings: OfflineSettings): void {

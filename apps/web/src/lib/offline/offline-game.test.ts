@@ -371,6 +371,18 @@ describe('a timed offline game', () => {
     expect(game.moves).toEqual(['G@c3', 'a1-b2']);
   });
 
+  it('writes nothing as the page goes unless a clock runs (an untimed game is saved at each change)', () => {
+    const store = memoryStore();
+    const { game } = newGame({ store });
+    game.open();
+    game.start({ ...timed });
+    game.playText('G@c3');
+    store.data.set(SAVED_GAME_KEY, 'replaced by another tab');
+    window.dispatchEvent(new Event('pagehide'));
+    expect(store.data.get(SAVED_GAME_KEY)).toBe('replaced by another tab');
+    game.close();
+  });
+
   it('keeps the clocks in the saved game; the time the page was closed is not counted', async () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const store = memoryStore();

@@ -81,6 +81,8 @@ describe('the offline page', () => {
     await waitFor(() => expect(moveTexts(container)).toHaveLength(2));
     expect(container.querySelector('[data-clock="goat"]')?.classList.contains('running')).toBe(true);
     await fireEvent.click(getByRole('button', { name: 'New game' }));
+    // The game's clock runs on while the form is open: shown there too.
+    expect(container.querySelector('[data-game-goes-on] [data-clock="goat"].running')).not.toBeNull();
     expect((getByLabelText('Clock') as HTMLInputElement).checked).toBe(true);
     expect((container.querySelector('input[name="minutes"]') as HTMLInputElement).value).toBe('2');
   });
