@@ -119,16 +119,15 @@ export function analyse(request: AnalysisRequest, searcher: Searcher = new Searc
   let captureIn: number | null = null;
   // A win the search proved stands: a goat the tigers take may not save them from a trap.
   const outlook = mateIn === null ? endgameOutlook(game) : undefined;
-  if (outlook && outlook.value !== 0) {
+  if (outlook && outlook.value < 0) {
+    // The table counts the tigers' missing move as a ply; the game ends before it.
+    mateIn = outlook.value + 1;
+    forTigers = -(WIN_SCORE + mateIn);
+    bestMove = outlook.move;
+  } else if (outlook && outlook.value > 0) {
+    captureIn = outlook.value;
     // Goats that cannot save the goat may still do better than delay its loss: the search's move.
-    const goatsLoseAGoat = outlook.value > 0 && game.position.toMove === 'goat';
-    if (!goatsLoseAGoat) bestMove = outlook.move;
-    if (outlook.value > 0) captureIn = outlook.value;
-    else {
-      // The table counts the tigers' missing move as a ply; the game ends before it.
-      mateIn = outlook.value + 1;
-      forTigers = -(WIN_SCORE + mateIn);
-    }
+    if (game.position.toMove === 'tiger') bestMove = outlook.move;
   }
   return {
     bestMove: bestMove ? makeMove(bestMove) : null,

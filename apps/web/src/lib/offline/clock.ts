@@ -36,11 +36,20 @@ export function flagged(clock: GameClock, now: number): Side | null {
   return clock.running !== null && leftAt(clock, now)[clock.running] <= 0 ? clock.running : null;
 }
 
-/** After `mover` moved at `now`: its time deducted (the first move is free), the increment added. */
-export function afterMove(clock: GameClock, mover: Side, now: number): GameClock {
-  const left = leftAt(clock, now);
+/**
+ * After `mover` moved at `madeAt`: its time deducted (the first move is free), the increment
+ * added; the other side's clock runs from `resumesAt` (when the move is shown), none once `over`.
+ */
+export function afterMove(
+  clock: GameClock,
+  mover: Side,
+  madeAt: number,
+  { resumesAt = madeAt, over = false }: { resumesAt?: number; over?: boolean } = {},
+): GameClock {
+  const left = leftAt(clock, madeAt);
   const mine = clock.running === mover ? left[mover] + clock.control.incrementMs : left[mover];
-  return { ...clock, remaining: { ...left, [mover]: mine }, running: opposite(mover), since: now };
+  const running = over ? null : opposite(mover);
+  return { ...clock, remaining: { ...left, [mover]: mine }, running, since: resumesAt };
 }
 
 /** Stopped (`side` null: the game is over), or running again for `side` from `now` (after an undo, a reload). */

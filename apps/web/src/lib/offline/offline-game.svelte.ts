@@ -54,8 +54,6 @@ export interface OfflineGameOptions {
   readonly random?: () => number;
   /** The least time before the computer's move is shown, so a quick reply does not flash by. */
   readonly minReplyMs?: number;
-  /** The time now, in ms (the clocks); Date.now by default. */
-  readonly now?: () => number;
 }
 
 export type MoveListener = (move: Move, game: Game) => void;
@@ -80,7 +78,6 @@ export class OfflineGame {
   readonly #store: GameStore | null;
   readonly #random: () => number;
   readonly #minReplyMs: number;
-  readonly #now: () => number;
   readonly #listeners = new Set<MoveListener>();
   #flagTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -103,7 +100,6 @@ export class OfflineGame {
     this.#store = options.store === undefined ? browserStore() : options.store;
     this.#random = options.random ?? cryptoRandom;
     this.#minReplyMs = options.minReplyMs ?? 300;
-    this.#now = options.now ?? Date.now;
     this.#load();
   }
 
@@ -200,7 +196,7 @@ export class OfflineGame {
     this.#declared = null;
     this.#error = null;
     this.#game = created.value;
-    this.#clock = settings.clock ? newClock(settings.clock, this.#now()) : null;
+    this.#clock = settings.clock ? newClock(settings.clock, Date.now()) : null;
     this.#save();
     this.#watchClock();
     this.#askIfDue();
@@ -238,13 +234,13 @@ export class OfflineGame {
     const game = this.#game;
     const ply = this.#lastPlayerPly();
     this.#timeOutIfDue();
-    if (!game || ply < 0 || !this.canUndo) return;
+    if (!game || !this.canUndo) return;
     this.#supersede();
     this.#declared = null;
     this.#error = null;
     this.#game = gameAtPly(game, ply);
     // Time spent stays spent; the person's clock runs again (not before the first move).
-    if (this.#clock) this.#clock = runningFor(this.#clock, ply > 0 ? this.#player : null, this.#now());
+    if (this.#clock) this.#clock = runningFor(this.#clock, ply > 0 ? this.#player : null, Date.now());
     this.#save();
     this.#watchClock();
   }
@@ -274,7 +270,7 @@ export class OfflineGame {
   }
 
   /** `next` after `move`, made at `madeAt` (the computer: when it answered, before its move is shown). */
-  #advance(next: Game, move: Move, madeAt = this.#now()): void {
+  #advance(next: Game, move: Move, madeAt = Date.now()): void {
     const mover = this.#game?.position.toMove ?? next.position.toMove;
     if (this.#clock) {
       if (flagged(this.#clock, madeAt)) {
@@ -282,8 +278,7 @@ export class OfflineGame {
         return;
       }
       // The next clock runs from now: the pause before the computer's move is shown is nobody's.
-      const moved = afterMove(this.#clock, mover, madeAt);
-      this.#clock = { ...moved, running: next.outcome ? null : moved.running, since: this.#now() };
+      this.#clock = afterMove(this.#clock, mover, madeAt, { resumesAt: Date.now(), over: !!next.outcome });
     }
     this.#game = next;
     this.#error = null;
@@ -305,7 +300,7 @@ export class OfflineGame {
       level: this.#level,
       seed: this.#random() >>> 0,
     };
-    const answered = this.#computerPlayer.move(request).then((reply) => ({ reply, at: this.#now() }));
+    const answered = this.#computerPlayer.move(request).then((reply) => ({ reply, at: Date.now() }));
     Promise.all([answered, wait(this.#minReplyMs)]).then(
       ([{ reply, at }]) => {
         if (asked !== this.#asked) return;
@@ -331,14 +326,14 @@ export class OfflineGame {
   #end(result: RecordResult): void {
     this.#supersede();
     this.#declared = result;
-    if (this.#clock) this.#clock = runningFor(this.#clock, null, this.#now());
+    if (this.#clock) this.#clock = runningFor(this.#clock, null, Date.now());
     clearTimeout(this.#flagTimer);
     this.#save();
   }
 
   /** The running clock has reached zero (the timer may lag in a background tab): its side loses on time. */
   #timeOutIfDue(): void {
-    const loser = this.#clock && flagged(this.#clock, this.#now());
+    const loser = this.#clock && flagged(this.#clock, Date.now());
     if (loser && !this.#result) this.#end({ winner: opposite(loser), reason: 'timeout' });
   }
 
@@ -347,11 +342,11 @@ export class OfflineGame {
     clearTimeout(this.#flagTimer);
     const clock = this.#clock;
     if (!clock?.running || this.#result) return;
-    const left = leftAt(clock, this.#now())[clock.running];
+    const left = leftAt(clock, Date.now())[clock.running];
     this.#flagTimer = setTimeout(
       () => {
-        if (this.#clock && flagged(this.#clock, this.#now())) this.#timeOutIfDue();
-        else this.#watchClock();
+        this.#timeOutIfDue();
+        this.#watchClock(); // fired early: wait again (after a timeout, it stops)
       },
       Math.min(left + 1, MAX_TIMER_MS),
     );
@@ -373,7 +368,7 @@ export class OfflineGame {
   #saved(game: Game): string {
     const clock = this.#clock && {
       control: this.#clock.control,
-      remaining: leftAt(this.#clock, this.#now()),
+      remaining: leftAt(this.#clock, Date.now()),
     };
     return makeSavedGame({ game, player: this.#player, level: this.#level, result: this.#result, clock });
   }
@@ -393,9 +388,8 @@ export class OfflineGame {
     this.#declared = saved.game.outcome ? null : saved.result;
     if (saved.clock) {
       // The time the page was closed is not counted: the clock to move runs again from now.
-      const stopped = { ...saved.clock, running: null, since: this.#now() };
       const running = this.#result || saved.game.moves.length === 0 ? null : saved.game.position.toMove;
-      this.#clock = runningFor(stopped, running, this.#now());
+      this.#clock = { ...saved.clock, running, since: Date.now() };
     }
   }
 
