@@ -6,7 +6,7 @@ import type { AckError, CreateRoomReply, RoomEvent, Snapshot } from '@bagh/proto
 import { type Socket as ClientSocket, io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
-import { makeConfig } from '../src/config.js';
+import { type Config, makeConfig } from '../src/config.js';
 
 export const tempDir = (prefix = 'bagh-server-'): string => mkdtempSync(join(tmpdir(), prefix));
 
@@ -18,13 +18,14 @@ export interface TestServer {
 }
 
 export async function startServer(
-  opts: { dataDir?: string; options?: AppOptions } = {},
+  opts: { dataDir?: string; options?: AppOptions; config?: Partial<Config> } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = makeConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     WEB_DIST: join(dataDir, 'no-web-dist'),
+    ...opts.config,
   });
   const app = await buildApp(config, opts.options);
   await app.fastify.listen({ port: 0, host: '127.0.0.1' });
@@ -163,7 +164,7 @@ export interface PerTest {
   /** A temporary data directory, removed after the test. */
   dataDir(): string;
   /** A server, closed after the test (and its data directory removed, when it made its own). */
-  server(opts?: { dataDir?: string; options?: AppOptions }): Promise<TestServer>;
+  server(opts?: Parameters<typeof startServer>[0]): Promise<TestServer>;
   /** A connected client, closed after the test. */
   client(url: string): Promise<Client>;
   /** A client on each of `urls`, connected one after the other. */
