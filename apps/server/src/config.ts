@@ -1,4 +1,5 @@
 /** Configuration from the environment, parsed by zod; a bad value stops the boot with a clear message. */
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -6,6 +7,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** apps/web/dist, seen from this file (src/ when run by tests, dist/ when built). */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Every core but one (the event loop's), and at least one. */
+export const DEFAULT_BOT_WORKERS = Math.max(1, availableParallelism() - 1);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -27,8 +31,11 @@ const EnvSchema = z.object({
     .enum(['true', 'false'], { message: 'TRUST_PROXY must be true or false' })
     .default('false')
     .transform((value) => value === 'true'),
-  /** Worker threads searching the computer's moves (0: search on the main thread; tests only). */
-  BOT_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  /**
+   * Worker threads searching the computer's moves (0: search on the main thread; tests only).
+   * Default: a core each, less the one the event loop needs.
+   */
+  BOT_WORKERS: z.coerce.number().int().min(0).max(64).default(DEFAULT_BOT_WORKERS),
   /** The least time (ms) before the computer answers a move, so the player sees their move land. */
   BOT_MIN_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(400),
   /** Set: several nodes share rooms and events through this Redis; unset: one process on SQLite. */

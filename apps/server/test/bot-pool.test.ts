@@ -1,9 +1,14 @@
-/** The bot pool: worker threads answer with legal moves within the level's budget, and survive a dead worker. */
+/**
+ * The bot pool: worker threads answer with legal moves within the level's budget, survive a dead
+ * worker, take back requests nobody wants (queued or running), and keep one request per room,
+ * the quick levels not held behind long searches.
+ */
 import { LEVEL_SETTINGS, type Level } from '@bagh/engine';
 import { createGame, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BotMoveRequest, BotPool } from '../src/bots/pool.js';
+import { type BotMoveRequest, BotPool, BotSearchCancelled } from '../src/bots/pool.js';
+import { waitUntil } from './helpers.js';
 
 const log = pino({ level: 'silent' });
 const pools: BotPool[] = [];
@@ -36,7 +41,8 @@ function legalTexts(moves: string[]): string[] {
 describe('bot pool', () => {
   it('answers each level with a legal move within its budget', { timeout: 30_000 }, async () => {
     const bots = pool(1);
-    await bots.move(request('beginner')); // the worker has loaded the engine
+    // The worker has loaded the engine and solved its endgame table (which holds up what comes meanwhile).
+    await bots.move(request('max', []));
     for (const level of ['beginner', 'casual', 'strong'] as const) {
       const started = performance.now();
       const reply = await bots.move(request(level));
@@ -95,6 +101,69 @@ describe('bot pool', () => {
     expect(bots.fallbacks).toBe(1);
     expect(bots.threads[0]).not.toBe(first);
     expect(legalTexts(OPENING)).toContain((await bots.move(request('beginner'))).move);
+  });
+
+  it('drops a cancelled request from the queue, and stops a cancelled search early', {
+    timeout: 30_000,
+  }, async () => {
+    const bots = pool(1);
+    await bots.move(request('beginner')); // the worker has loaded the engine
+    // What a max search takes here, now: the yardstick for "early".
+    let started = performance.now();
+    await bots.move(request('max', ['G@c3']));
+    const full = performance.now() - started;
+
+    const running = new AbortController();
+    const queued = new AbortController();
+    const first = bots.move(request('max'), { signal: running.signal }).catch((error: Error) => error);
+    const second = bots.move(request('max', ['G@c3', 'a1-b2']), { signal: queued.signal });
+    expect([bots.busy, bots.queued]).toEqual([1, 1]);
+    queued.abort();
+    await expect(second).rejects.toBeInstanceOf(BotSearchCancelled);
+    expect(bots.queued).toBe(0);
+
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the search is under way
+    started = performance.now();
+    running.abort();
+    expect(await first).toBeInstanceOf(BotSearchCancelled);
+    await waitUntil(() => bots.busy === 0, full * 2);
+    const stopped = performance.now() - started;
+    expect(stopped).toBeLessThan(full / 3);
+    expect([bots.cancelled, bots.searches, bots.fallbacks]).toEqual([2, 3, 0]);
+    // The worker is free and sound.
+    expect(legalTexts(OPENING)).toContain((await bots.move(request('beginner'))).move);
+  });
+
+  it('keeps one request per room, and serves a beginner before max searches queued earlier', {
+    timeout: 30_000,
+  }, async () => {
+    const bots = pool(1);
+    const answered: string[] = [];
+    const track = (name: string, reply: Promise<unknown>) =>
+      reply.then(
+        () => answered.push(name),
+        (error: Error) => answered.push(`${name}: ${error.name}`),
+      );
+    const cancel = new AbortController();
+    const busy = track('busy', bots.move(request('max')));
+    const waiting = ['m1', 'm2', 'm3'].map((room) =>
+      track(room, bots.move(request('max', ['G@c3']), { room, signal: cancel.signal })),
+    );
+    const older = track('b old', bots.move(request('beginner', ['G@c3']), { room: 'b' }));
+    const newer = track('b', bots.move(request('beginner', ['G@c3', 'a1-b2', 'G@a1']), { room: 'b' }));
+    expect(bots.queued).toBe(4); // m1, m2, m3 and b's newer request
+    await Promise.all([older, busy, newer]);
+    cancel.abort();
+    await Promise.all(waiting);
+    expect(answered).toEqual([
+      'b old: BotSearchCancelled',
+      'busy',
+      'b',
+      'm1: BotSearchCancelled',
+      'm2: BotSearchCancelled',
+      'm3: BotSearchCancelled',
+    ]);
+    expect(bots.queued).toBe(0);
   });
 
   it('rejects what is pending when closed', async () => {

@@ -1,14 +1,24 @@
 /**
  * Rooms against the computer, end to end over real sockets: the bot seat in the snapshot, its
  * answers (legal, in budget, contiguous versions), a resign that beats it to the move, a restart
- * in the middle of its turn, and the rematch.
+ * in the middle of its turn, and the rematch; its searches, made only while the player is here,
+ * stopped when nobody wants them, and shared fairly between rooms.
  */
 import { LEVEL_SETTINGS } from '@bagh/engine';
 import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { createGame, type Game, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import type { AppOptions } from '../src/app.js';
-import { createRoom, expectError, getSnapshot, perTest, sleep, type TestServer } from './helpers.js';
+import {
+  type Client,
+  createRoom,
+  expectError,
+  getSnapshot,
+  perTest,
+  sleep,
+  type TestServer,
+  waitUntil,
+} from './helpers.js';
 
 const fixture = perTest();
 
@@ -128,6 +138,9 @@ describe('a room against the computer', () => {
     goat.close();
 
     const second = await server({}, dataDir);
+    // Loaded (a link opened) while its player is away: no search until they are back.
+    expect((await getSnapshot(second.url, roomId)).moves).toEqual(['G@c3']);
+    expect(second.app.bots.searches + second.app.bots.queued).toBe(0);
     const again = await fixture.client(second.url);
     const joined = await again.request('room:join', { roomId, seatToken: created.seatToken });
     expect(joined).toMatchObject({ ok: true, role: 'goat' });
@@ -172,5 +185,97 @@ describe('a room against the computer', () => {
       body: JSON.stringify({ variant: 'bagh-chal', side: 'goat', opponent: { bot: 'grandmaster' } }),
     });
     expect(response.status).toBe(400);
+  });
+});
+
+/** Until the snapshot says `side`'s player is gone (their disconnect judged). */
+async function gone(url: string, roomId: string, side: 'goat' | 'tiger'): Promise<void> {
+  while ((await getSnapshot(url, roomId)).seats[side].connected) await sleep(20);
+}
+
+/** The computer's moves `clients` have seen, by side. */
+const botMoves = (clients: readonly Client[], side: 'goat' | 'tiger'): number =>
+  clients.reduce((n, c) => n + c.events.filter((e) => e.type === 'move' && e.side === side).length, 0);
+
+describe("the computer's searches", () => {
+  it('start only once the player is here: none for a room created and never joined', async () => {
+    const { url, app } = await server({ botWorkers: 1 });
+    // The computer opens in each of them.
+    const rooms = await Promise.all([1, 2, 3].map(() => botRoom(url, 'tiger', 'beginner')));
+    expect([app.bots.searches, app.bots.busy, app.bots.queued]).toEqual([0, 0, 0]);
+    const { client } = await player(url, rooms[0]!);
+    await client.waitFor((e) => e.type === 'move' && e.side === 'goat');
+    expect(app.bots.searches).toBe(1);
+  });
+
+  it('stop when the player resigns', async () => {
+    const { url, app } = await server({ botWorkers: 1 });
+    const { client: goat, roomId } = await player(url, await botRoom(url, 'goat', 'max'));
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    expect(app.bots.busy).toBe(1);
+    expect(await goat.request('resign', { roomId })).toMatchObject({ ok: true });
+    await waitUntil(() => app.bots.busy === 0, LEVEL_SETTINGS.max.budgetMs);
+    expect([app.bots.searches, app.bots.cancelled]).toEqual([1, 1]);
+    expect((await getSnapshot(url, roomId)).moves).toEqual(['G@c3']);
+  });
+
+  it('go on through a short absence', { timeout: 30_000 }, async () => {
+    const { url, app } = await server({ botWorkers: 1 }); // the grace: 30 s
+    const created = await botRoom(url, 'goat', 'max');
+    const { client: goat, roomId } = await player(url, created);
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    goat.close();
+    await gone(url, roomId, 'goat');
+    const { client: back, joined } = await player(url, created);
+    // Its answer may have come while the player was away.
+    if (joined.snapshot.moves.length < 2)
+      await back.waitFor((e) => e.type === 'move' && e.side === 'tiger', 10_000);
+    expect((await getSnapshot(url, roomId)).moves).toHaveLength(2);
+    expect([app.bots.searches, app.bots.cancelled]).toEqual([1, 0]);
+  });
+
+  it('stop once the player is gone for the abandonment grace, and start again when they are back', {
+    timeout: 30_000,
+  }, async () => {
+    // A max search (2 million nodes, or 2.5 s) outlasts this grace many times over.
+    const { url, app } = await server({ botWorkers: 1, abandonGraceMs: 200 });
+    const created = await botRoom(url, 'goat', 'max');
+    const { client: goat, roomId } = await player(url, created);
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    goat.close();
+    await waitUntil(() => app.bots.cancelled === 1 && app.bots.busy === 0, LEVEL_SETTINGS.max.budgetMs);
+    expect((await getSnapshot(url, roomId)).moves).toEqual(['G@c3']);
+    const { client: back } = await player(url, created);
+    await back.waitFor((e) => e.type === 'move' && e.side === 'tiger', 10_000);
+    expect(app.bots.searches).toBe(2);
+  });
+
+  it('answer a fresh beginner room after at most the search under way, with 25 max rooms waiting', {
+    timeout: 60_000,
+  }, async () => {
+    const ROOMS = 25;
+    const { url, app } = await server({ botWorkers: 1 });
+    // Through the manager: what a player may create per address is not what this tests.
+    const made = await Promise.all(
+      Array.from({ length: ROOMS }, () =>
+        app.rooms.create({ variant: 'bagh-chal', options: {}, side: 'tiger', bot: 'max' }),
+      ),
+    );
+    const players = await fixture.clients(url, url, url, url, url);
+    for (const [i, { room, seatToken }] of made.entries()) {
+      const joined = await players[i % players.length]!.request('room:join', { roomId: room.id, seatToken });
+      expect(joined).toMatchObject({ ok: true, role: 'tiger' });
+    }
+    expect(app.bots.busy + app.bots.queued).toBe(ROOMS);
+
+    const { client } = await player(url, await botRoom(url, 'tiger', 'beginner'));
+    // Behind the queue it would wait for 25 max searches (up to 25 × 3 s); its own turn comes
+    // after the one under way (two, if the first ended as it joined).
+    const max = LEVEL_SETTINGS.max.budgetMs;
+    await client.waitFor(
+      (e) => e.type === 'move' && e.side === 'goat',
+      2 * max + LEVEL_SETTINGS.beginner.budgetMs + MIN_DELAY + 2000,
+    );
+    expect(botMoves(players, 'goat')).toBeLessThanOrEqual(2);
   });
 });

@@ -1,5 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_WEB_DIST, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULT_BOT_WORKERS, DEFAULT_WEB_DIST, loadConfig } from '../src/config.js';
 
 describe('config from the environment', () => {
   it('has defaults for everything', () => {
@@ -11,10 +12,12 @@ describe('config from the environment', () => {
       WEB_DIST: DEFAULT_WEB_DIST,
       ABANDON_GRACE_MS: 30_000,
       TRUST_PROXY: false,
-      BOT_WORKERS: 1,
+      BOT_WORKERS: DEFAULT_BOT_WORKERS,
       BOT_MIN_DELAY_MS: 400,
       REDIS_ROOM_TTL_DAYS: 90,
     });
+    // A core each but the event loop's, and at least one.
+    expect(DEFAULT_BOT_WORKERS).toBe(Math.max(1, availableParallelism() - 1));
     expect(DEFAULT_WEB_DIST.replaceAll('\\', '/')).toMatch(/apps\/web\/dist$/);
   });
 

@@ -71,6 +71,16 @@ describe('search', () => {
     expect(result.depth).toBeGreaterThanOrEqual(2);
   });
 
+  it('stops when told to, at its next clock check, with the depth it completed', () => {
+    const created = createGame('bagh-chal');
+    if (!created.ok) throw new Error('no game');
+    let polls = 0;
+    const result = new Searcher().search(created.value, { maxNodes: 2_000_000, stopped: () => ++polls > 3 });
+    // Polled every 1024 nodes: the fourth poll ends it, far short of its node budget.
+    expect(polls).toBe(4);
+    expect(result.nodes).toBeLessThan(4 * 1024 + 64);
+    expect(result.move).not.toBeNull();
+  });
   it('at its horizon, lets the goats answer a threat and sees the fork that wins a goat', () => {
     // a2-a1 attacks b2 (to c3) and b1 (to c1) at once; a goat can cover only one landing.
     const { move, margin } = horizonChoice('T3T/5/5/TGG2/1G2T t 17 0', 'a2-a3');

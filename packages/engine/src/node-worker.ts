@@ -3,18 +3,24 @@
  * requests with `{ id, ok: true, reply }` or `{ id, ok: false, error }`, one at a time. The
  * searcher (and its transposition table) lives as long as the worker; the endgame table is solved
  * as the worker starts, so no player's move waits for it.
+ *
+ * `workerData.stop`, an Int32Array on a SharedArrayBuffer, cancels a search: the parent stores
+ * the id of a request it no longer wants, and that search ends at its next clock check (a
+ * message could not arrive while the search holds the thread).
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { baghChalEndgame } from './endgame.js';
 import { type BotMoveRequest, botMove } from './request.js';
 import { Searcher } from './search.js';
 
 const searcher = new Searcher();
 setImmediate(baghChalEndgame);
+const { stop } = (workerData ?? {}) as { stop?: Int32Array };
 
 parentPort?.on('message', (message: { id: number; request: BotMoveRequest }) => {
   try {
-    const reply = botMove(message.request, searcher);
+    const limits = stop ? { stopped: () => Atomics.load(stop, 0) === message.id } : {};
+    const reply = botMove(message.request, searcher, limits);
     parentPort?.postMessage({ id: message.id, ok: true, reply });
   } catch (error) {
     parentPort?.postMessage({

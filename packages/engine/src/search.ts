@@ -36,6 +36,11 @@ export interface SearchLimits {
   readonly now?: () => number;
   /** Look up Bagh Chal positions with all 20 goats on the board in the endgame table. */
   readonly endgame?: boolean;
+  /**
+   * Polled with the clock: true ends the search early (its answer is no longer wanted), as if
+   * its time were up. Read across threads (an Atomics flag), so it must be cheap.
+   */
+  readonly stopped?: () => boolean;
 }
 
 export interface SearchResult {
@@ -61,6 +66,7 @@ const MAX_QUIESCENCE_PLIES = 2;
 const NO_CAPTURES = { threatened: 0, landings: 0 } as const;
 
 class OutOfBudget extends Error {}
+const NEVER = () => false;
 
 export class Searcher {
   private readonly tt = new TranspositionTable();
@@ -70,6 +76,7 @@ export class Searcher {
   private deadline = Number.POSITIVE_INFINITY;
   private maxNodes = Number.POSITIVE_INFINITY;
   private now: () => number = () => performance.now();
+  private stopped: () => boolean = NEVER;
   private weights: Weights = DEFAULT_WEIGHTS;
   private endgame: EndgameTable | null = null;
 
@@ -80,6 +87,7 @@ export class Searcher {
     this.endgame = limits.endgame && game.variant === 'bagh-chal' ? baghChalEndgame() : null;
     this.now = limits.now ?? (() => performance.now());
     this.deadline = limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs;
+    this.stopped = limits.stopped ?? NEVER;
     this.maxNodes = limits.maxNodes ?? Number.POSITIVE_INFINITY;
     this.weights = weightsFor(game, limits);
     const context = `${game.variant} ${JSON.stringify(game.options)} ${JSON.stringify(this.weights)} ${this.endgame !== null}`;
@@ -156,7 +164,7 @@ export class Searcher {
 
   private checkBudget(): void {
     if (this.nodes >= this.maxNodes) throw new OutOfBudget();
-    if ((this.nodes & 1023) === 0 && this.now() >= this.deadline) throw new OutOfBudget();
+    if ((this.nodes & 1023) === 0 && (this.now() >= this.deadline || this.stopped())) throw new OutOfBudget();
   }
 
   private negamax(

@@ -1,14 +1,18 @@
 /**
  * The computer's moves, searched off the event loop: a small pool of worker threads running
- * `@bagh/engine/node-worker`, one request at a time per worker, the rest queued in order. Each
- * request is bounded by its level's budget: a worker that overruns it badly (or dies) is
- * terminated and replaced, and the request is answered by a quick inline search instead, so a
- * bot always moves. With `workers: 0` the search runs inline (tests, tiny deployments).
+ * `@bagh/engine/node-worker`, one request at a time per worker, the rest waiting in a queue that
+ * is fair across rooms (FairQueue: one request per room, the quicker levels not held behind
+ * long searches). A request whose answer is no longer wanted (its signal aborted) leaves the
+ * queue, or, running, has its search stopped through a flag shared with the worker. Each request
+ * is bounded by its level's budget: a worker that overruns it badly (or dies) is terminated and
+ * replaced, and the request is answered by a quick inline search instead, so a bot always moves.
+ * With `workers: 0` the search runs inline (tests, tiny deployments).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { type BotMoveReply, type BotMoveRequest, botMove, LEVEL_SETTINGS, Searcher } from '@bagh/engine';
 import type { Logger } from 'pino';
+import { FairQueue } from './queue.js';
 
 export type { BotMoveRequest } from '@bagh/engine';
 
@@ -23,15 +27,33 @@ export interface BotPoolOptions {
   readonly overrunMs?: number;
 }
 
+/** Who asks, and how they take a request back. */
+export interface BotSearch {
+  /** The room asking: it has at most one request queued, a newer one replacing the older. */
+  readonly room?: string | undefined;
+  /** Aborted: a queued request leaves the queue, a running search stops; the move rejects. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** The rejection of a request that was cancelled or replaced before its answer. */
+export class BotSearchCancelled extends Error {
+  override readonly name = 'BotSearchCancelled';
+}
+
 interface Job {
   readonly id: number;
+  /** Its room, or a key of its own. */
+  readonly key: string;
   readonly request: BotMoveRequest;
-  readonly resolve: (reply: BotMoveReply) => void;
-  readonly reject: (error: Error) => void;
+  /** Settles the caller's promise, once: a cancelled search's late answer is dropped. */
+  readonly settle: (outcome: { reply: BotMoveReply } | { error: Error }) => void;
+  cancelled: boolean;
 }
 
 interface Slot {
   worker: Worker;
+  /** Shared with the worker (and its replacements): the id of a search to stop. */
+  readonly stop: Int32Array;
   job: Job | null;
   timer: NodeJS.Timeout | undefined;
 }
@@ -41,19 +63,34 @@ const WORKER_PATH = createRequire(import.meta.url).resolve('@bagh/engine/node-wo
 export class BotPool {
   readonly #opts: BotPoolOptions;
   readonly #slots: Slot[] = [];
-  readonly #queue: Job[] = [];
+  readonly #queue = new FairQueue<Job>();
   #nextId = 1;
   #closed = false;
   /** Requests answered by the inline fallback after a worker overran or died (for metrics, tests). */
   fallbacks = 0;
+  /** Requests handed to a worker (for metrics, tests). */
+  searches = 0;
+  /** Requests cancelled or replaced before their answer, queued or running (for metrics, tests). */
+  cancelled = 0;
 
   constructor(opts: BotPoolOptions) {
     this.#opts = opts;
     for (let i = 0; i < opts.workers; i++) {
-      const slot: Slot = { worker: this.#spawn(), job: null, timer: undefined };
+      const stop = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+      const slot: Slot = { worker: this.#spawn(stop), stop, job: null, timer: undefined };
       this.#slots.push(slot);
       this.#listen(slot);
     }
+  }
+
+  /** Requests waiting for a worker. */
+  get queued(): number {
+    return this.#queue.size;
+  }
+
+  /** Workers busy with a search (a cancelled one included, until it has stopped). */
+  get busy(): number {
+    return this.#slots.filter((slot) => slot.job !== null).length;
   }
 
   /** The worker threads now serving (tests kill one to see the pool recover). */
@@ -61,9 +98,14 @@ export class BotPool {
     return this.#slots.map((slot) => slot.worker);
   }
 
-  /** The computer's move for the request (move null: the game is over). Rejects once closed. */
-  move(request: BotMoveRequest): Promise<BotMoveReply> {
+  /**
+   * The computer's move for the request (move null: the game is over). Rejects once closed, and
+   * with BotSearchCancelled when `search.signal` aborts or a newer request of its room replaces it.
+   */
+  move(request: BotMoveRequest, search: BotSearch = {}): Promise<BotMoveReply> {
     if (this.#closed) return Promise.reject(new Error('the bot pool is closed'));
+    const { signal } = search;
+    if (signal?.aborted) return Promise.reject(new BotSearchCancelled('the search was cancelled'));
     if (this.#slots.length === 0) {
       try {
         return Promise.resolve(botMove(request));
@@ -72,7 +114,26 @@ export class BotPool {
       }
     }
     return new Promise<BotMoveReply>((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, request, resolve, reject });
+      const id = this.#nextId++;
+      let settled = false;
+      const onAbort = () => this.#cancel(job, 'the search was cancelled');
+      const job: Job = {
+        id,
+        key: search.room ?? `#${id}`,
+        request,
+        cancelled: false,
+        settle: (outcome) => {
+          if (settled) return;
+          settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          if ('reply' in outcome) resolve(outcome.reply);
+          else reject(outcome.error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const budget = LEVEL_SETTINGS[request.level].budgetMs;
+      const replaced = this.#queue.put(job.key, job, budget, performance.now());
+      if (replaced) this.#cancel(replaced, 'replaced by a newer request of its room');
       this.#pump();
     });
   }
@@ -81,19 +142,34 @@ export class BotPool {
     if (this.#closed) return;
     this.#closed = true;
     const error = new Error('the bot pool is closed');
-    for (const job of this.#queue.splice(0)) job.reject(error);
+    for (const job of this.#queue.clear()) job.settle({ error });
     await Promise.all(
       this.#slots.map(async (slot) => {
         clearTimeout(slot.timer);
-        slot.job?.reject(error);
+        slot.job?.settle({ error });
         slot.job = null;
         await slot.worker.terminate();
       }),
     );
   }
 
-  #spawn(): Worker {
-    const worker = new Worker(WORKER_PATH);
+  /**
+   * Takes a request back: out of the queue, or, running, its search told to stop (the worker
+   * stays busy until it answers, within a node check, so a worker never holds two searches).
+   */
+  #cancel(job: Job, why: string): void {
+    if (job.cancelled) return;
+    job.cancelled = true;
+    this.cancelled++;
+    if (!this.#queue.remove(job.key, job)) {
+      const slot = this.#slots.find((held) => held.job === job);
+      if (slot) Atomics.store(slot.stop, 0, job.id);
+    }
+    job.settle({ error: new BotSearchCancelled(why) });
+  }
+
+  #spawn(stop: Int32Array): Worker {
+    const worker = new Worker(WORKER_PATH, { workerData: { stop } });
     worker.unref();
     return worker;
   }
@@ -106,8 +182,11 @@ export class BotPool {
       if (slot.worker !== worker || !job || job.id !== message.id) return;
       clearTimeout(slot.timer);
       slot.job = null;
-      if (message.ok && message.reply) job.resolve(message.reply);
-      else job.reject(new Error(message.error ?? 'the bot worker failed'));
+      job.settle(
+        message.ok && message.reply
+          ? { reply: message.reply }
+          : { error: new Error(message.error ?? 'the bot worker failed') },
+      );
       this.#pump();
     });
     worker.on('error', (error) => this.#opts.log.error({ err: error }, 'bot worker failed'));
@@ -125,10 +204,10 @@ export class BotPool {
     const old = slot.worker;
     slot.job = null;
     slot.timer = undefined;
-    slot.worker = this.#spawn();
+    slot.worker = this.#spawn(slot.stop);
     this.#listen(slot);
     void old.terminate();
-    if (job) this.#fallback(job);
+    if (job && !job.cancelled) this.#fallback(job);
     this.#pump();
   }
 
@@ -136,18 +215,19 @@ export class BotPool {
   #fallback(job: Job): void {
     this.fallbacks++;
     try {
-      job.resolve(botMove(job.request, new Searcher(), { maxDepth: 2, timeMs: 100 }));
+      job.settle({ reply: botMove(job.request, new Searcher(), { maxDepth: 2, timeMs: 100 }) });
     } catch (error) {
-      job.reject(error instanceof Error ? error : new Error(String(error)));
+      job.settle({ error: error instanceof Error ? error : new Error(String(error)) });
     }
   }
 
   #pump(): void {
     for (const slot of this.#slots) {
       if (slot.job !== null) continue;
-      const job = this.#queue.shift();
+      const job = this.#queue.take();
       if (!job) return;
       slot.job = job;
+      this.searches++;
       const budget = LEVEL_SETTINGS[job.request.level].budgetMs;
       slot.timer = setTimeout(
         () => {

@@ -14,12 +14,14 @@ import {
   flagAt,
   flagDue,
   localPresence,
+  otherSide,
   type PresenceCounts,
   presenceDataOf,
   type RoomState,
   replay,
   restoreRoomState,
   roomError,
+  seatConnected,
   storedChange,
 } from './state.js';
 
@@ -61,12 +63,16 @@ export interface RoomBots {
 interface BotWork {
   readonly key: string;
   readonly started: number;
+  /** Aborted when the work is dropped: the pool forgets the request or stops its search. */
+  readonly search: AbortController;
   move: string | null | undefined;
   /** A bot-move command is in the room's queue. */
   queued: boolean;
   /** Bot-move commands refused so far (the store failing). */
   failures: number;
   timer: NodeJS.Timeout | undefined;
+  /** Set while the player is gone: fires as their grace runs out, to drop the work. */
+  graceTimer: NodeJS.Timeout | undefined;
 }
 
 /** Called inside the room's turn, after the events are durable and broadcast. */
@@ -234,11 +240,10 @@ export class Room {
     clearTimeout(this.#flagTimer);
     clearTimeout(this.#abandonTimer);
     clearTimeout(this.#departTimer);
-    clearTimeout(this.#bot?.timer);
-    this.#bot = null;
+    this.#dropBot();
   }
 
-  /** Starts the computer's turn if it is to move (a room just created or loaded from storage). */
+  /** Starts the computer's turn if it is to move and its player is here (a room just created or loaded). */
   resumeBot(): void {
     this.#scheduleBot();
   }
@@ -247,32 +252,44 @@ export class Room {
    * The computer's turn, a timer like the others: the search runs in the bot pool, and its move
    * arrives as a `bot-move` command carrying the room's version, after at least `minDelayMs`.
    * A command that does not change the position (presence, chat) keeps the search going; one
-   * that does (a resign, a reload with another node's move) leaves its answer a no-op.
+   * that does (a resign, a reload with another node's move) drops it, and the pool stops it.
+   * A search starts only while the player is here (not for a room created and never joined, nor
+   * for one loaded after a restart until they re-join); once they are gone for the abandonment
+   * grace it is dropped, a shorter absence (a reconnect) keeps it.
    */
   #scheduleBot(): void {
     const bots = this.#deps.bots;
     const state = this.#state;
     const bot = botSeatOf(state);
     if (this.#stopped || !bots || !bot || state.result !== null || state.game.position.toMove !== bot.side) {
-      clearTimeout(this.#bot?.timer);
-      this.#bot = null;
+      this.#dropBot();
       return;
     }
     const key = `${state.moveTexts.length} ${state.position}`;
+    const player = otherSide(bot.side);
+    const here = seatConnected(state, player);
+    if (this.#bot && this.#bot.key !== key) this.#dropBot();
     const current = this.#bot;
-    if (current?.key === key) {
+    if (current) {
+      if (!here && !this.#awaitPlayer(current, state.seats[player].goneSince)) return;
+      if (here) {
+        clearTimeout(current.graceTimer);
+        current.graceTimer = undefined;
+      }
       if (current.move !== undefined && !current.queued && current.timer === undefined)
         this.#playBot(current);
       return;
     }
-    clearTimeout(current?.timer);
+    if (!here) return;
     const work: BotWork = {
       key,
       started: Date.now(),
+      search: new AbortController(),
       move: undefined,
       queued: false,
       failures: 0,
       timer: undefined,
+      graceTimer: undefined,
     };
     this.#bot = work;
     const request = {
@@ -282,7 +299,7 @@ export class Room {
       level: bot.level,
       seed: seedOf(state.roomId, state.moveTexts.length),
     };
-    bots.pool.move(request).then(
+    bots.pool.move(request, { room: this.id, signal: work.search.signal }).then(
       (reply) => {
         if (this.#bot !== work) return;
         work.move = reply.move;
@@ -296,10 +313,39 @@ export class Room {
       },
       (error: unknown) => {
         if (this.#bot !== work) return;
-        this.#bot = null;
+        this.#dropBot();
         if (!this.#stopped) this.log.error({ err: error, level: bot.level }, 'bot move failed');
       },
     );
+  }
+
+  /**
+   * The player is gone: keeps the work until their grace runs out (a timer looks again then);
+   * false, the work dropped, once it has.
+   */
+  #awaitPlayer(work: BotWork, goneSince: number | null): boolean {
+    const now = this.#deps.now();
+    const left = (goneSince ?? now) + this.#deps.abandonGraceMs - now;
+    if (left <= 0) {
+      this.#dropBot();
+      return false;
+    }
+    work.graceTimer ??= setTimeout(() => {
+      work.graceTimer = undefined;
+      if (this.#bot === work) this.#scheduleBot();
+    }, left + 1);
+    work.graceTimer.unref();
+    return true;
+  }
+
+  /** Forgets the computer's move under way: its timers cleared, its search cancelled. */
+  #dropBot(): void {
+    const work = this.#bot;
+    if (!work) return;
+    this.#bot = null;
+    clearTimeout(work.timer);
+    clearTimeout(work.graceTimer);
+    work.search.abort();
   }
 
   #playBot(work: BotWork): void {
@@ -315,7 +361,7 @@ export class Room {
       // Refused (the store failed): try again shortly, a few times, then leave it to the next command.
       this.log.warn({ code: result.error.code, attempt: work.failures }, 'bot move refused');
       if (this.#bot !== work || ++work.failures > 3) {
-        if (this.#bot === work) this.#bot = null;
+        if (this.#bot === work) this.#dropBot();
         return;
       }
       work.timer = setTimeout(() => {
