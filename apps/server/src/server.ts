@@ -40,6 +40,13 @@ async function main(): Promise<void> {
 
   const address = await app.fastify.listen({ port: config.PORT, host: config.HOST });
   log.info({ address, dataDir: config.DATA_DIR, webDist: config.WEB_DIST }, 'listening');
+  if (app.metricsServer) {
+    const metricsAddress = await app.metricsServer.listen({
+      port: config.METRICS_PORT ?? 0,
+      host: config.HOST,
+    });
+    log.info({ address: metricsAddress }, 'metrics listening');
+  }
 }
 
 main().catch((error: unknown) => {

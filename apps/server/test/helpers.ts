@@ -6,7 +6,7 @@ import type { AckError, CreateRoomReply, RoomEvent, Snapshot } from '@bagh/proto
 import { type Socket as ClientSocket, io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
-import { makeConfig } from '../src/config.js';
+import { type Config, makeConfig } from '../src/config.js';
 
 export const tempDir = (prefix = 'bagh-server-'): string => mkdtempSync(join(tmpdir(), prefix));
 
@@ -17,14 +17,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(
-  opts: { dataDir?: string; options?: AppOptions } = {},
-): Promise<TestServer> {
+export interface ServerOptions {
+  dataDir?: string;
+  options?: AppOptions;
+  /** Settings over the test defaults. */
+  config?: Partial<Config>;
+}
+
+export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = makeConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     WEB_DIST: join(dataDir, 'no-web-dist'),
+    ...opts.config,
   });
   const app = await buildApp(config, opts.options);
   await app.fastify.listen({ port: 0, host: '127.0.0.1' });
@@ -42,8 +48,14 @@ export class Client {
   readonly raw: string[] = [];
   #waiters: (() => void)[] = [];
 
-  constructor(url: string) {
-    this.socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+  /** `headers`: sent with the handshake (e.g. `x-forwarded-for`, to come from another address). */
+  constructor(url: string, headers?: Record<string, string>) {
+    this.socket = io(url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      ...(headers ? { extraHeaders: headers } : {}),
+    });
     this.socket.on('room:event', (event: RoomEvent) => {
       this.events.push(event);
       this.raw.push(JSON.stringify(event));
@@ -51,8 +63,8 @@ export class Client {
     });
   }
 
-  static async connect(url: string): Promise<Client> {
-    const client = new Client(url);
+  static async connect(url: string, headers?: Record<string, string>): Promise<Client> {
+    const client = new Client(url, headers);
     await new Promise<void>((resolve, reject) => {
       client.socket.once('connect', () => resolve());
       client.socket.once('connect_error', reject);
@@ -163,7 +175,7 @@ export interface PerTest {
   /** A temporary data directory, removed after the test. */
   dataDir(): string;
   /** A server, closed after the test (and its data directory removed, when it made its own). */
-  server(opts?: { dataDir?: string; options?: AppOptions }): Promise<TestServer>;
+  server(opts?: ServerOptions): Promise<TestServer>;
   /** A connected client, closed after the test. */
   client(url: string): Promise<Client>;
   /** A client on each of `urls`, connected one after the other. */

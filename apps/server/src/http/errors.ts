@@ -7,6 +7,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
+    /** A 429's wait, sent as `Retry-After` (seconds). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -34,7 +36,11 @@ const codeForStatus = (status: number): ErrorCode =>
 
 export function installErrorHandler(fastify: FastifyInstance): void {
   fastify.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.code, error.message);
+    if (error instanceof HttpError) {
+      if (error.retryAfterMs !== undefined)
+        reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+      return sendError(reply, error.statusCode, error.code, error.message);
+    }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       request.log.debug({ err: error, url: request.url }, 'request rejected');
