@@ -17,14 +17,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface ServerOptions {
-  dataDir?: string;
-  options?: AppOptions;
-  /** Settings over the test defaults. */
-  config?: Partial<Config>;
-}
-
-export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
+export async function startServer(
+  opts: { dataDir?: string; options?: AppOptions; config?: Partial<Config> } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = makeConfig({
     DATA_DIR: dataDir,
@@ -175,7 +170,7 @@ export interface PerTest {
   /** A temporary data directory, removed after the test. */
   dataDir(): string;
   /** A server, closed after the test (and its data directory removed, when it made its own). */
-  server(opts?: ServerOptions): Promise<TestServer>;
+  server(opts?: Parameters<typeof startServer>[0]): Promise<TestServer>;
   /** A connected client, closed after the test. */
   client(url: string): Promise<Client>;
   /** A client on each of `urls`, connected one after the other. */

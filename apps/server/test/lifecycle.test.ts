@@ -311,7 +311,7 @@ describe('chat', () => {
     expect(rejoined.chat).toEqual([hello]);
   });
 
-  it('is rate-limited per socket', async () => {
+  it('is rate-limited per seat', async () => {
     const t = await table();
     const codes: string[] = [];
     for (let i = 0; i < 7; i++) {

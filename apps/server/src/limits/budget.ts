@@ -2,7 +2,16 @@
  * A budget of points per key per window (rate-limiter-flexible, fixed windows): in this process,
  * or, given a Redis client, in Redis, so that every node of a cluster counts against one budget.
  */
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RLWrapperTimeouts,
+} from 'rate-limiter-flexible';
+
+/** How long a budget waits for Redis before counting in memory instead (a frozen Redis never answers). */
+const REDIS_TIMEOUT_MS = 300;
 
 export interface BudgetSpec {
   /** What a key may spend per window. */
@@ -15,7 +24,7 @@ export type Verdict = { readonly ok: true } | { readonly ok: false; readonly ret
 
 export class Budget {
   readonly spec: BudgetSpec;
-  readonly #limiter: RateLimiterMemory | RateLimiterRedis;
+  readonly #limiter: RateLimiterAbstract;
 
   /** `redis`: a connected node-redis client; the budget then holds across nodes. */
   constructor(name: string, spec: BudgetSpec, redis?: unknown) {
@@ -28,13 +37,17 @@ export class Budget {
       points: spec.points,
       duration: spec.durationMs / 1000,
     };
+    // Redis away, failing or slow: each node counts on its own meanwhile instead of refusing
+    // everyone or keeping the command waiting.
     this.#limiter = redis
-      ? new RateLimiterRedis({
-          ...options,
-          storeClient: redis,
-          useRedisPackage: true,
-          rejectIfRedisNotReady: true,
-          // Redis away: each node counts on its own meanwhile instead of refusing everyone.
+      ? new RLWrapperTimeouts({
+          limiter: new RateLimiterRedis({
+            ...options,
+            storeClient: redis,
+            useRedisPackage: true,
+            rejectIfRedisNotReady: true,
+          }),
+          timeoutMs: REDIS_TIMEOUT_MS,
           insuranceLimiter: new RateLimiterMemory(options),
         })
       : new RateLimiterMemory(options);

@@ -226,6 +226,7 @@ export const ERROR_TEXT: { readonly [C in ErrorCode]: string } = {
   RATE_LIMITED: 'Slow down a little.',
   NOT_ALLOWED: 'You cannot do that here.',
   INTERNAL: 'The server had a problem.',
+  UNAVAILABLE: 'The game could not be saved; try again.',
 };
 
 /** A short human message for an error code (unknown codes fall back to the server's text). */
