@@ -154,14 +154,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
   });
   // Limits count people (addresses, seats), not sockets; with Redis, budgets hold across nodes.
-  const live = rooms;
   const roomLimits = new RoomLimits(
     new Budget(
       'rooms',
       { points: options.roomCreationPerMinute ?? config.ROOMS_PER_ADDRESS_PER_MINUTE, durationMs: 60_000 },
       cluster?.client,
     ),
-    new BotGames(config.BOT_GAMES_PER_ADDRESS, (roomId) => live.inPlay(roomId)),
+    new BotGames(config.BOT_GAMES_PER_ADDRESS, rooms.inPlay.bind(rooms)),
   );
   capSocketsPerAddress(io, {
     max: config.MAX_SOCKETS_PER_ADDRESS,
