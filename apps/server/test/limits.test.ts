@@ -38,7 +38,14 @@ describe('the client address', () => {
     expect(clientAddress('10.0.0.1', { 'x-forwarded-for': 'not-an-address' }, true)).toBe('10.0.0.1');
     expect(clientAddress('10.0.0.1', {}, true)).toBe('10.0.0.1');
     expect(clientAddress('::ffff:127.0.0.1', {}, false)).toBe('127.0.0.1');
-    expect(clientAddress('10.0.0.1', { 'x-forwarded-for': '2001:db8::1' }, true)).toBe('2001:db8::1');
+    // IPv6 counts by the /64: a subscriber's devices pick addresses in it at will.
+    expect(clientAddress('10.0.0.1', { 'x-forwarded-for': '2001:db8::1' }, true)).toBe('2001:db8:0:0::/64');
+    expect(clientAddress('2001:db8:0:7:a:b:c:d', {}, false)).toBe('2001:db8:0:7::/64');
+    expect(clientAddress('2001:0db8:0000:0007::1', {}, false)).toBe('2001:db8:0:7::/64');
+    expect(clientAddress('2001:db8:0:8::1', {}, false)).not.toBe(clientAddress('2001:db8:0:7::1', {}, false));
+    expect(clientAddress('fe80::1%eth0', {}, false)).toBe('fe80:0:0:0::/64');
+    expect(clientAddress('::1', {}, false)).toBe('0:0:0:0::/64');
+    expect(clientAddress('64:ff9b::192.0.2.1', {}, false)).toBe('64:ff9b:0:0::/64');
   });
 });
 
