@@ -161,6 +161,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       cluster?.client,
     ),
     new BotGames(config.BOT_GAMES_PER_ADDRESS, rooms.inPlay.bind(rooms)),
+    (limit) => metrics.limited.inc({ limit }),
   );
   capSocketsPerAddress(io, {
     max: config.MAX_SOCKETS_PER_ADDRESS,
@@ -201,7 +202,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   await apiRoutes(fastify, {
     rooms,
-    metrics,
     publicUrl: config.PUBLIC_URL,
     addressOf,
     roomLimits,

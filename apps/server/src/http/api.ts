@@ -13,7 +13,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AddressOf } from '../limits/address.js';
 import type { RoomLimits } from '../limits/rooms.js';
-import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
 import type { Room } from '../rooms/room.js';
 import { type RoomState, snapshotOf } from '../rooms/state.js';
@@ -21,7 +20,6 @@ import { HttpError } from './errors.js';
 
 export interface ApiOptions {
   readonly rooms: RoomManager;
-  readonly metrics: Metrics;
   readonly publicUrl: string | undefined;
   /** The client address a request counts against. */
   readonly addressOf: AddressOf;
@@ -41,7 +39,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.
 }
 
 export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Promise<void> {
-  const { rooms, metrics } = opts;
+  const { rooms } = opts;
 
   /** Creates a room with `create` if the request's address may have one more; 429 otherwise. */
   async function admitted<T extends { readonly room: Room }>(
@@ -54,7 +52,6 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
       againstBot,
     );
     if (!admission.ok) {
-      metrics.limited.inc({ limit: admission.limit });
       throw new HttpError(429, 'RATE_LIMITED', admission.message, admission.retryAfterMs);
     }
     try {

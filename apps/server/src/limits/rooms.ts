@@ -6,6 +6,9 @@
 import type { BotGames } from './bot-games.js';
 import type { Budget } from './budget.js';
 
+/** The limits a room creation can run into (the label of `bagh_limited_total`). */
+export type RoomLimit = 'rooms' | 'bot-games';
+
 export type Admission =
   | {
       readonly ok: true;
@@ -16,7 +19,6 @@ export type Admission =
     }
   | {
       readonly ok: false;
-      readonly limit: 'rooms' | 'bot-games';
       readonly message: string;
       /** When another try may pass (the budget's window turns); absent for the bot-games cap. */
       readonly retryAfterMs?: number;
@@ -25,19 +27,22 @@ export type Admission =
 export class RoomLimits {
   readonly #budget: Budget;
   readonly #botGames: BotGames;
+  readonly #onRefused: (limit: RoomLimit) => void;
 
-  constructor(budget: Budget, botGames: BotGames) {
+  /** `onRefused`: told of every refusal, by limit (for the metrics). */
+  constructor(budget: Budget, botGames: BotGames, onRefused: (limit: RoomLimit) => void = () => {}) {
     this.#budget = budget;
     this.#botGames = botGames;
+    this.#onRefused = onRefused;
   }
 
   /** Admits one room for `address` (a room against the computer if `againstBot`), or says why not. */
   async admit(address: string, againstBot: boolean): Promise<Admission> {
     const slot = againstBot ? this.#botGames.reserve(address) : undefined;
     if (slot === null) {
+      this.#onRefused('bot-games');
       return {
         ok: false,
-        limit: 'bot-games',
         message: `at most ${this.#botGames.limit} games against the computer at once from one address: finish or resign one first`,
       };
     }
@@ -47,10 +52,10 @@ export class RoomLimits {
     });
     if (!verdict.ok) {
       slot?.release();
+      this.#onRefused('rooms');
       const perMinute = (this.#budget.spec.points * 60_000) / this.#budget.spec.durationMs;
       return {
         ok: false,
-        limit: 'rooms',
         message: `at most ${perMinute} new rooms per minute from one address (rematches and imports count too); try again in ${Math.ceil(verdict.retryAfterMs / 1000)} s`,
         retryAfterMs: verdict.retryAfterMs,
       };

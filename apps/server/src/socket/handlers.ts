@@ -293,10 +293,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     const probe = reduce(room.state, { type: 'rematch-accept', socketId, roomId: roomId });
     if (!probe.ok) return reply(failure(probe.error.code, probe.error.message));
     const admission = await deps.roomLimits.admit(address, botSeatOf(room.state) !== null);
-    if (!admission.ok) {
-      metrics.limited.inc({ limit: admission.limit });
-      return reply(failure('RATE_LIMITED', admission.message));
-    }
+    if (!admission.ok) return reply(failure('RATE_LIMITED', admission.message));
     const { room: next, tokens } = await rooms.createRematch(room.state).catch((error: unknown) => {
       admission.cancel();
       throw error;
