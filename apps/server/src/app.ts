@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import type { RoomEvent } from '@bagh/protocol';
 import { SIDES } from '@bagh/rules';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { Server } from 'socket.io';
@@ -14,7 +13,13 @@ import { SharedRoomManager } from './cluster/shared-rooms.js';
 import type { Config } from './config.js';
 import { apiRoutes } from './http/api.js';
 import { installErrorHandler } from './http/errors.js';
+import { serveMetrics } from './http/metrics.js';
 import { webRoutes } from './http/web.js';
+import { type AddressOf, clientAddress } from './limits/address.js';
+import { BotGames } from './limits/bot-games.js';
+import { Budget, type BudgetSpec } from './limits/budget.js';
+import { RoomLimits } from './limits/rooms.js';
+import { capSocketsPerAddress } from './limits/sockets.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { RoomManager } from './rooms/manager.js';
 import { chatAudience, type PresenceCounts } from './rooms/state.js';
@@ -42,7 +47,7 @@ export interface AppOptions {
   readonly logger?: Logger;
   /** The room store (default: SQLite at DATA_DIR/bagh.sqlite). buildApp closes it on close. */
   readonly storage?: RoomStorage;
-  /** Room creations per address per minute (default 30). */
+  /** Room creations per address per minute (default ROOMS_PER_ADDRESS_PER_MINUTE). */
   readonly roomCreationPerMinute?: number;
   /** Per-socket event budget (default 20/s, bursts of 100). */
   readonly socketRateLimit?: RateLimit;
@@ -56,8 +61,8 @@ export interface AppOptions {
   readonly maxMessageBytes?: number;
   /** How long a player may be gone before the opponent may claim (default ABANDON_GRACE_MS). */
   readonly abandonGraceMs?: number;
-  /** Per-socket chat budget (default 5 messages per 10 s). */
-  readonly chatRateLimit?: RateLimit;
+  /** Chat budget of each seat and of each address's spectators (default 5 messages per 10 s). */
+  readonly chatBudget?: BudgetSpec;
   /** Bot worker threads (default BOT_WORKERS). */
   readonly botWorkers?: number;
   /** The computer's least answer time in ms (default BOT_MIN_DELAY_MS). */
@@ -73,6 +78,8 @@ export interface App {
   readonly metrics: Metrics;
   readonly log: Logger;
   readonly bots: BotPool;
+  /** The `/metrics` listener when METRICS_PORT is set (server.ts makes it listen); closes with the app. */
+  readonly metricsServer: FastifyInstance | undefined;
   /** Stops accepting, disconnects every socket, waits for queued commands, flushes storage. */
   readonly close: () => Promise<void>;
 }
@@ -99,7 +106,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
     requestTimeout: 30_000,
-    trustProxy: config.TRUST_PROXY,
+    // One proxy in front (the peer): request.ip is the address it saw, as clientAddress takes it.
+    trustProxy: config.TRUST_PROXY ? (_address: string, hop: number) => hop === 0 : false,
   });
 
   const io: BaghServer = new Server(fastify.server, {
@@ -113,6 +121,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       skipMiddlewares: true,
     },
   });
+
+  const addressOf: AddressOf = (remote, headers) => clientAddress(remote, headers, config.TRUST_PROXY);
 
   const bots = new BotPool({
     workers: options.botWorkers ?? config.BOT_WORKERS,
@@ -135,6 +145,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...(cluster
       ? { countRemote: (roomId: string) => (closing ? Promise.resolve(null) : countRemote(io, roomId)) }
       : {}),
+    onCreated: () => metrics.roomsCreated.inc(),
     onEvent: (event) => {
       metrics.events.inc({ type: event.type });
       if (event.type === 'move') metrics.moves.inc();
@@ -142,20 +153,37 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         metrics.gamesFinished.inc({ reason: event.snapshot.result?.reason ?? 'unknown' });
     },
   });
+  // Limits count people (addresses, seats), not sockets; with Redis, budgets hold across nodes.
+  const roomLimits = new RoomLimits(
+    new Budget(
+      'rooms',
+      { points: options.roomCreationPerMinute ?? config.ROOMS_PER_ADDRESS_PER_MINUTE, durationMs: 60_000 },
+      cluster?.client,
+    ),
+    new BotGames(config.BOT_GAMES_PER_ADDRESS, rooms.inPlay.bind(rooms)),
+    (limit) => metrics.limited.inc({ limit }),
+  );
+  capSocketsPerAddress(io, {
+    max: config.MAX_SOCKETS_PER_ADDRESS,
+    addressOf,
+    onRefused: () => metrics.limited.inc({ limit: 'sockets' }),
+  });
   attachSocketHandlers(io, {
     rooms,
     log,
     metrics,
     rateLimit: options.socketRateLimit ?? { refillPerSecond: 20, burst: 100 },
     maxRoomsPerSocket: 16,
-    ...(options.chatRateLimit ? { chatRateLimit: options.chatRateLimit } : {}),
+    addressOf,
+    chatBudget: new Budget('chat', options.chatBudget ?? { points: 5, durationMs: 10_000 }, cluster?.client),
+    roomLimits,
   });
 
   installErrorHandler(fastify);
-  await fastify.register(helmet, { contentSecurityPolicy: { directives: cspDirectives(config.PUBLIC_URL) } });
-  await fastify.register(rateLimit, {
-    global: false,
-    keyGenerator: (request) => request.ip,
+  await fastify.register(helmet, {
+    contentSecurityPolicy: { directives: cspDirectives(config.PUBLIC_URL) },
+    // HSTS only where the site is served over https; on plain http it would pin nothing useful.
+    strictTransportSecurity: config.PUBLIC_URL?.startsWith('https:') ? {} : false,
   });
 
   // A load balancer takes the node out on 503: answered within a second, whatever the store does.
@@ -166,14 +194,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     if (problem !== null) return reply.code(503).send({ status: 'unavailable', reason: problem });
     return reply.send({ status: 'ok' });
   });
-  fastify.get('/metrics', async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  const metricsServer = await serveMetrics(fastify, {
+    metrics,
+    log,
+    port: config.METRICS_PORT,
+    token: config.METRICS_TOKEN,
+  });
   await apiRoutes(fastify, {
     rooms,
-    metrics,
     publicUrl: config.PUBLIC_URL,
-    roomCreationPerMinute: options.roomCreationPerMinute ?? 30,
+    addressOf,
+    roomLimits,
     randomSide: () => SIDES[randomInt(SIDES.length)]!,
   });
   await webRoutes(fastify, { webDist: resolve(config.WEB_DIST) });
@@ -201,7 +232,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return closed;
   };
 
-  return { fastify, io, rooms, metrics, log, bots, close };
+  return { fastify, io, rooms, metrics, log, bots, metricsServer, close };
 }
 
 /** How long /healthz waits for the store before it says the store does not answer. */

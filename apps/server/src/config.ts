@@ -47,7 +47,30 @@ const EnvSchema = z.object({
     .optional(),
   /** Redis only: days a room is kept after its last change (Redis holds rooms in memory); 0: forever. */
   REDIS_ROOM_TTL_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
+  /** Rooms one client address may create per minute: new rooms, imports and rematches together. */
+  ROOMS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** Games against the computer one address may have in play on this node at once. */
+  BOT_GAMES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(3),
+  /** Sockets one address may hold open on this node at once. */
+  MAX_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  /** Set: /metrics is served on this port of HOST only (not on PORT). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  /** Set: /metrics answers only requests with `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, { message: 'METRICS_TOKEN must be at least 16 characters (a random secret)' })
+    .regex(/^[\x21-\x7e]+$/, { message: 'METRICS_TOKEN must be printable ASCII without spaces' })
+    .optional(),
 });
+
+/** Checks across variables. */
+const ConfigSchema = EnvSchema.refine(
+  (env) => env.METRICS_PORT === undefined || env.PORT === 0 || env.METRICS_PORT !== env.PORT,
+  {
+    path: ['METRICS_PORT'],
+    message: 'METRICS_PORT must differ from PORT (metrics are kept off the public port)',
+  },
+);
 
 export type Config = z.infer<typeof EnvSchema>;
 export type LogLevel = Config['LOG_LEVEL'];
@@ -66,7 +89,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       .map((key) => [key, env[key]?.trim()] as const)
       .filter(([, value]) => value !== undefined && value !== ''),
   );
-  const parsed = EnvSchema.safeParse(relevant);
+  const parsed = ConfigSchema.safeParse(relevant);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
   throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);

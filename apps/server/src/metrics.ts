@@ -12,6 +12,7 @@ export interface Metrics {
   readonly moveSeconds: Histogram;
   readonly rejected: Counter<'code'>;
   readonly gamesFinished: Counter<'reason'>;
+  readonly limited: Counter<'limit'>;
 }
 
 export function createMetrics(liveRooms: () => number): Metrics {
@@ -58,6 +59,12 @@ export function createMetrics(liveRooms: () => number): Metrics {
       name: 'bagh_commands_rejected_total',
       help: 'Socket commands answered with an error, by code',
       labelNames: ['code'],
+      registers,
+    }),
+    limited: new Counter({
+      name: 'bagh_limited_total',
+      help: 'Requests, commands and connections refused by a per-person limit, by limit (chat, rooms, bot-games, sockets)',
+      labelNames: ['limit'],
       registers,
     }),
   };

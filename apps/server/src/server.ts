@@ -39,7 +39,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 
   const address = await app.fastify.listen({ port: config.PORT, host: config.HOST });
-  log.info({ address, dataDir: config.DATA_DIR, webDist: config.WEB_DIST }, 'listening');
+  // Before "listening" is logged, so whoever waits for that line finds the metrics port open too.
+  const metricsAddress = await app.metricsServer?.listen({
+    port: config.METRICS_PORT ?? 0,
+    host: config.HOST,
+  });
+  log.info({ address, metricsAddress, dataDir: config.DATA_DIR, webDist: config.WEB_DIST }, 'listening');
 }
 
 main().catch((error: unknown) => {

@@ -15,6 +15,9 @@ describe('config from the environment', () => {
       BOT_WORKERS: DEFAULT_BOT_WORKERS,
       BOT_MIN_DELAY_MS: 400,
       REDIS_ROOM_TTL_DAYS: 90,
+      ROOMS_PER_ADDRESS_PER_MINUTE: 30,
+      BOT_GAMES_PER_ADDRESS: 3,
+      MAX_SOCKETS_PER_ADDRESS: 200,
     });
     // A core each but the event loop's, and at least one.
     expect(DEFAULT_BOT_WORKERS).toBe(Math.max(1, availableParallelism() - 1));
@@ -52,5 +55,28 @@ describe('config from the environment', () => {
       BOT_MIN_DELAY_MS: 0,
     });
     expect(() => loadConfig({ BOT_WORKERS: '-1' })).toThrow(/BOT_WORKERS/);
+  });
+
+  it('parses the limits and the metrics settings', () => {
+    expect(
+      loadConfig({
+        ROOMS_PER_ADDRESS_PER_MINUTE: '10',
+        BOT_GAMES_PER_ADDRESS: '1',
+        MAX_SOCKETS_PER_ADDRESS: '50',
+        METRICS_PORT: '9100',
+        METRICS_TOKEN: 'a-long-random-secret',
+      }),
+    ).toMatchObject({
+      ROOMS_PER_ADDRESS_PER_MINUTE: 10,
+      BOT_GAMES_PER_ADDRESS: 1,
+      MAX_SOCKETS_PER_ADDRESS: 50,
+      METRICS_PORT: 9100,
+      METRICS_TOKEN: 'a-long-random-secret',
+    });
+    expect(() => loadConfig({ BOT_GAMES_PER_ADDRESS: '0' })).toThrow(/BOT_GAMES_PER_ADDRESS/);
+    expect(() => loadConfig({ MAX_SOCKETS_PER_ADDRESS: 'many' })).toThrow(/MAX_SOCKETS_PER_ADDRESS/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has spaces in the middle' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ PORT: '9100', METRICS_PORT: '9100' })).toThrow(/METRICS_PORT must differ/);
   });
 });

@@ -43,8 +43,14 @@ export class Client {
   readonly raw: string[] = [];
   #waiters: (() => void)[] = [];
 
-  constructor(url: string) {
-    this.socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+  /** `headers`: sent with the handshake (e.g. `x-forwarded-for`, to come from another address). */
+  constructor(url: string, headers?: Record<string, string>) {
+    this.socket = io(url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      ...(headers ? { extraHeaders: headers } : {}),
+    });
     this.socket.on('room:event', (event: RoomEvent) => {
       this.events.push(event);
       this.raw.push(JSON.stringify(event));
@@ -52,8 +58,8 @@ export class Client {
     });
   }
 
-  static async connect(url: string): Promise<Client> {
-    const client = new Client(url);
+  static async connect(url: string, headers?: Record<string, string>): Promise<Client> {
+    const client = new Client(url, headers);
     await new Promise<void>((resolve, reject) => {
       client.socket.once('connect', () => resolve());
       client.socket.once('connect_error', reject);

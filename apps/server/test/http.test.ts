@@ -153,30 +153,93 @@ describe('GET /api/rooms/:roomId', () => {
 });
 
 describe('operations', () => {
-  it('/healthz and /metrics', async () => {
+  it('/healthz', async () => {
     const health = await app.fastify.inject({ url: '/healthz' });
     expect(health.statusCode).toBe(200);
     expect(health.json()).toEqual({ status: 'ok' });
-    const metrics = await app.fastify.inject({ url: '/metrics' });
-    expect(metrics.statusCode).toBe(200);
-    expect(metrics.headers['content-type']).toContain('text/plain');
+  });
+
+  const expectMetrics = (response: {
+    statusCode: number;
+    headers: Record<string, unknown>;
+    body: string;
+  }) => {
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/plain');
     for (const name of [
       'bagh_moves_total',
       'bagh_rooms_created_total',
       'bagh_connected_sockets',
       'bagh_move_handling_seconds_bucket',
+      'bagh_limited_total',
       'process_cpu_user_seconds_total',
     ]) {
-      expect(metrics.body).toContain(name);
+      expect(response.body).toContain(name);
     }
-    expect(metrics.body).toMatch(/bagh_rooms_created_total [1-9]/);
+  };
+
+  it('/metrics is not served without METRICS_PORT or METRICS_TOKEN', async () => {
+    const response = await app.fastify.inject({ url: '/metrics' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('NOT_FOUND');
+    expect(app.metricsServer).toBeUndefined();
+  });
+
+  it('/metrics on the main port with METRICS_TOKEN: a bearer token, else 401', async () => {
+    const token = 'metrics-token-0123456789';
+    const guarded = await build({ METRICS_TOKEN: token });
+    expect((await post(guarded, { variant: 'bagh-chal', side: 'goat' })).statusCode).toBe(201);
+    for (const authorization of [
+      undefined,
+      `Bearer ${token}x`,
+      `Bearer ${token.slice(1)}`,
+      token,
+      'Bearer ',
+    ]) {
+      const refused = await guarded.fastify.inject({
+        url: '/metrics',
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      expect(refused.statusCode, String(authorization)).toBe(401);
+      expect(refused.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+      expect(refused.headers['www-authenticate']).toBe('Bearer');
+    }
+    const served = await guarded.fastify.inject({
+      url: '/metrics',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expectMetrics(served);
+    expect(served.body).toMatch(/bagh_rooms_created_total [1-9]/);
+  });
+
+  it('/metrics on METRICS_PORT only: its own listener, not the main port', async () => {
+    const separate = await build({ METRICS_PORT: 0, HOST: '127.0.0.1' });
+    expect((await separate.fastify.inject({ url: '/metrics' })).statusCode).toBe(404);
+    const listener = separate.metricsServer;
+    if (!listener) throw new Error('no metrics listener');
+    const address = await listener.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(`${address}/metrics`);
+    expectMetrics({
+      statusCode: response.status,
+      headers: { 'content-type': response.headers.get('content-type') },
+      body: await response.text(),
+    });
+    expect((await fetch(`${address}/api/live`)).status).toBe(404);
+    // With a token as well, the metrics port asks for it too.
+    const both = await build({ METRICS_PORT: 0, METRICS_TOKEN: 'metrics-token-0123456789' });
+    expect((await both.metricsServer!.inject({ url: '/metrics' })).statusCode).toBe(401);
   });
 
   it('helmet headers, with a CSP that lets the Svelte app run', async () => {
     const response = await app.fastify.inject({ url: '/healthz' });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
-    expect(response.headers['strict-transport-security']).toContain('max-age=');
+    // No HSTS on plain http: it is sent only when PUBLIC_URL is https (below).
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    const plain = await build({ PUBLIC_URL: 'http://bagh.example.org' });
+    expect(
+      (await plain.fastify.inject({ url: '/healthz' })).headers['strict-transport-security'],
+    ).toBeUndefined();
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
@@ -185,10 +248,10 @@ describe('operations', () => {
     expect(csp).toContain("connect-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     const withUrl = await build({ PUBLIC_URL: 'https://bagh.example.org' });
-    const secure = String(
-      (await withUrl.fastify.inject({ url: '/healthz' })).headers['content-security-policy'],
-    );
+    const secureResponse = await withUrl.fastify.inject({ url: '/healthz' });
+    const secure = String(secureResponse.headers['content-security-policy']);
     expect(secure).toContain("connect-src 'self' wss://bagh.example.org");
+    expect(secureResponse.headers['strict-transport-security']).toContain('max-age=');
   });
 });
 

@@ -311,7 +311,7 @@ describe('chat', () => {
     expect(rejoined.chat).toEqual([hello]);
   });
 
-  it('is rate-limited per socket', async () => {
+  it('is rate-limited per seat', async () => {
     const t = await table();
     const codes: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -422,6 +422,21 @@ describe('game records', () => {
     expect((await importRecord('')).status).toBe(400);
     expect((await importRecord('[Variant "chess"]\n\n*')).status).toBe(400);
     expect((await fetch(`${server.url}/api/rooms/abcdefghijkl/record`)).status).toBe(404);
+  });
+
+  it('a Termination the server does not know is 400 BAD_REQUEST naming it (RULES.md R42: the reason)', async () => {
+    const record = (termination: string) =>
+      `[Variant "bagh-chal"]\n[Result "goat"]\n[Termination "${termination}"]\n\n1. G@c3 a1-b1 goat\n`;
+    const refused = await importRecord(record('hacked\u202Egnp.exe'));
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('BAD_REQUEST');
+    expect(body.error.message).toMatch(/Termination/);
+    expect(body.error.message).toContain('resign');
+    const known = await importRecord(record('timeout'));
+    expect(known.status).toBe(201);
+    const { roomId } = (await known.json()) as { roomId: string };
+    expect((await getSnapshot(server.url, roomId)).result).toEqual({ winner: 'goat', reason: 'timeout' });
   });
 });
 

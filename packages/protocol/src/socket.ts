@@ -38,8 +38,27 @@ export type AbandonClaimRequest = z.infer<typeof AbandonClaimRequest>;
 
 export const ChatChannel = z.enum(['players', 'spectators']);
 export type ChatChannel = z.infer<typeof ChatChannel>;
-/** Chat text: trimmed, 1–500 characters. */
-export const ChatText = z.string().trim().min(1).max(500);
+/** Line breaks and tabs: a chat message is one line, so they become one space. */
+const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
+/**
+ * Characters that show nothing themselves but change what others see: C0/C1 controls and the
+ * bidi marks, embeddings, overrides (U+202E) and isolates. Joiners (U+200C/U+200D) stay: emoji
+ * and Indic scripts need them.
+ */
+const HIDDEN_CONTROLS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+
+/** The text with line breaks made spaces and the hidden controls removed. */
+export const stripControls = (text: string): string =>
+  text.replace(LINE_BREAKS, ' ').replace(HIDDEN_CONTROLS, '');
+
+/** Chat text: trimmed, 1–500 characters; controls stripped (see stripControls), and something left. */
+export const ChatText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(500)
+  .transform((text) => stripControls(text).trim())
+  .pipe(z.string().min(1, 'nothing to show once control characters are removed'));
 export const ChatRequest = z.object({ roomId: RoomId, channel: ChatChannel, text: ChatText });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 

@@ -60,6 +60,8 @@ async function serve(target: Target, redisUrl: string | undefined): Promise<void
         LOG_LEVEL: 'silent',
         WEB_DIST: join(dir, 'none'),
         ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+        // Every bench client comes from one address.
+        MAX_SOCKETS_PER_ADDRESS: 1_000_000,
       }),
       { roomCreationPerMinute: 1_000_000_000 },
     );

@@ -18,6 +18,8 @@ export interface RedisCluster {
   readonly storage: RedisStorage;
   /** For `new Server(http, { adapter })`. */
   readonly adapter: ReturnType<typeof createAdapter>;
+  /** The adapter's client (a node-redis client), for short commands too: the adapter reads on a duplicate. */
+  readonly client: unknown;
   /** Disconnects the adapter's client; call after io.close(). The storage closes on its own. */
   readonly close: () => Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function connectRedisCluster(
   return {
     storage,
     adapter,
+    client,
     close: async () => {
       if (client.isOpen) await client.close();
     },

@@ -5,12 +5,14 @@ import {
   ImportRecordBody,
   type ImportRecordReply,
   type LiveReply,
+  ResultReason,
   RoomParams,
 } from '@bagh/protocol';
 import { makeRecord, parseRecord, type SIDES } from '@bagh/rules';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Metrics } from '../metrics.js';
+import type { AddressOf } from '../limits/address.js';
+import type { RoomLimits } from '../limits/rooms.js';
 import type { RoomManager } from '../rooms/manager.js';
 import type { Room } from '../rooms/room.js';
 import { type RoomState, snapshotOf } from '../rooms/state.js';
@@ -18,10 +20,11 @@ import { HttpError } from './errors.js';
 
 export interface ApiOptions {
   readonly rooms: RoomManager;
-  readonly metrics: Metrics;
   readonly publicUrl: string | undefined;
-  /** Room creations per address per minute. */
-  readonly roomCreationPerMinute: number;
+  /** The client address a request counts against. */
+  readonly addressOf: AddressOf;
+  /** Who may create a room now (shared with the socket edge's rematches). */
+  readonly roomLimits: RoomLimits;
   /** Picks the creator's side for `side: "random"`. */
   readonly randomSide: () => (typeof SIDES)[number];
 }
@@ -36,33 +39,53 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.
 }
 
 export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Promise<void> {
-  const { rooms, metrics } = opts;
+  const { rooms } = opts;
 
-  fastify.post(
-    '/api/rooms',
-    { config: { rateLimit: { max: opts.roomCreationPerMinute, timeWindow: 60_000 } } },
-    async (request, reply) => {
-      const body = parse(CreateRoomBody, request.body, 'room request');
-      const side = body.side === 'random' ? opts.randomSide() : body.side;
-      const { room, seatToken } = await rooms.create({
+  /** Creates a room with `create` if the request's address may have one more; 429 otherwise. */
+  async function admitted<T extends { readonly room: Room }>(
+    request: FastifyRequest,
+    againstBot: boolean,
+    create: () => Promise<T>,
+  ): Promise<T> {
+    const admission = await opts.roomLimits.admit(
+      opts.addressOf(request.raw.socket.remoteAddress, request.headers),
+      againstBot,
+    );
+    if (!admission.ok) {
+      throw new HttpError(429, 'RATE_LIMITED', admission.message, admission.retryAfterMs);
+    }
+    try {
+      const made = await create();
+      admission.created(made.room.id);
+      return made;
+    } catch (error) {
+      admission.cancel();
+      throw error;
+    }
+  }
+
+  fastify.post('/api/rooms', async (request, reply) => {
+    const body = parse(CreateRoomBody, request.body, 'room request');
+    const side = body.side === 'random' ? opts.randomSide() : body.side;
+    const { room, seatToken } = await admitted(request, body.opponent?.bot !== undefined, () =>
+      rooms.create({
         variant: body.variant,
         options: body.options ?? {},
         side,
         clock: body.clock ?? null,
         public: body.public ?? false,
         bot: body.opponent?.bot,
-      });
-      metrics.roomsCreated.inc();
-      const path = `/r/${room.id}`;
-      const created: CreateRoomReply = {
-        roomId: room.id,
-        side,
-        seatToken,
-        url: opts.publicUrl ? `${opts.publicUrl}${path}` : path,
-      };
-      return reply.code(201).header('cache-control', 'no-store').send(created);
-    },
-  );
+      }),
+    );
+    const path = `/r/${room.id}`;
+    const created: CreateRoomReply = {
+      roomId: room.id,
+      side,
+      seatToken,
+      url: opts.publicUrl ? `${opts.publicUrl}${path}` : path,
+    };
+    return reply.code(201).header('cache-control', 'no-store').send(created);
+  });
 
   /** The room, its clock judged as of now. */
   async function roomAt(params: unknown): Promise<Room> {
@@ -93,23 +116,29 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
     return reply.header('cache-control', 'no-store').send(live);
   });
 
-  fastify.post(
-    '/api/records',
-    { config: { rateLimit: { max: opts.roomCreationPerMinute, timeWindow: 60_000 } } },
-    async (request, reply) => {
-      const { record } = parse(ImportRecordBody, request.body, 'record request');
+  fastify.post('/api/records', async (request, reply) => {
+    const { record } = parse(ImportRecordBody, request.body, 'record request');
+    // Admitted before the record is replayed, the costly part: a refused import still counts.
+    const { room } = await admitted(request, false, async () => {
       const parsed = parseRecord(record);
       if (!parsed.ok) throw new HttpError(400, 'BAD_REQUEST', parsed.error.message);
-      const room = await rooms.importRecord(parsed.value);
-      metrics.roomsCreated.inc();
-      const path = `/r/${room.id}`;
-      const created: ImportRecordReply = {
-        roomId: room.id,
-        url: opts.publicUrl ? `${opts.publicUrl}${path}` : path,
-      };
-      return reply.code(201).header('cache-control', 'no-store').send(created);
-    },
-  );
+      const termination = parsed.value.headers.Termination;
+      if (termination !== undefined && termination !== '' && !ResultReason.safeParse(termination).success) {
+        throw new HttpError(
+          400,
+          'BAD_REQUEST',
+          `unknown Termination header '${termination.slice(0, 40)}': one of ${ResultReason.options.join(', ')}, or empty`,
+        );
+      }
+      return { room: await rooms.importRecord(parsed.value) };
+    });
+    const path = `/r/${room.id}`;
+    const created: ImportRecordReply = {
+      roomId: room.id,
+      url: opts.publicUrl ? `${opts.publicUrl}${path}` : path,
+    };
+    return reply.code(201).header('cache-control', 'no-store').send(created);
+  });
 }
 
 /** Headers makeRecord writes itself; an imported record's own values of them are not copied. */

@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
+    /** A 429's wait, sent as `Retry-After` (seconds). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -35,7 +37,11 @@ const codeForStatus = (status: number): ErrorCode =>
 
 export function installErrorHandler(fastify: FastifyInstance): void {
   fastify.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.code, error.message);
+    if (error instanceof HttpError) {
+      if (error.retryAfterMs !== undefined)
+        reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+      return sendError(reply, error.statusCode, error.code, error.message);
+    }
     if (error instanceof StoreUnavailableError) {
       request.log.debug({ err: error, url: request.url }, 'store unavailable');
       return sendError(reply, 503, 'UNAVAILABLE', 'the game could not be saved or read; try again');

@@ -49,6 +49,8 @@ export interface RoomManagerOptions {
    * presence is counted across nodes and stored with the room.
    */
   readonly countRemote?: (roomId: string) => Promise<PresenceCounts | null>;
+  /** Called for every room this node creates: new, imported or a rematch. */
+  readonly onCreated?: (room: Room) => void;
 }
 
 export interface CreatedRoom {
@@ -170,6 +172,7 @@ export class RoomManager {
       if (!(await this.#opts.storage.createRoom(recordOf(state)))) continue; // id collision: draw again
       const room = this.#wrap(state);
       this.#rooms.set(room.id, room);
+      this.#opts.onCreated?.(room);
       // Listed before the creator hears of the room, so any node's /api/live shows it at once.
       if (state.public) await this.#indexLive(state);
       room.resumeBot();
@@ -232,6 +235,11 @@ export class RoomManager {
     })();
     this.#loading.set(roomId, load);
     return load;
+  }
+
+  /** Whether this node holds the room in memory and its game has no result yet. */
+  inPlay(roomId: string): boolean {
+    return this.#rooms.get(roomId)?.state.result === null;
   }
 
   /** Runs a command in the room's turn; NOT_FOUND for an unknown room. */

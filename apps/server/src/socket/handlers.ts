@@ -19,6 +19,9 @@ import type { Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { DefaultEventsMap, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
+import type { AddressOf } from '../limits/address.js';
+import type { Budget } from '../limits/budget.js';
+import type { RoomLimits } from '../limits/rooms.js';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
 import { type Command, type Reduction, reduce } from '../rooms/reducer.js';
@@ -42,8 +45,12 @@ export interface SocketDeps {
   readonly rateLimit: RateLimit;
   /** How many rooms one socket may be in at once. */
   readonly maxRoomsPerSocket: number;
-  /** Per-socket chat budget (default 5 messages per 10 s). */
-  readonly chatRateLimit?: RateLimit;
+  /** The client address a socket counts against. */
+  readonly addressOf: AddressOf;
+  /** Chat messages per seat (all sockets of one seat token) and per address (its spectators). */
+  readonly chatBudget: Budget;
+  /** Who may create a room now (rematches share the budget of the HTTP routes). */
+  readonly roomLimits: RoomLimits;
 }
 
 const CLIENT_EVENT_NAMES: ReadonlySet<string> = new Set([
@@ -76,6 +83,7 @@ export function attachSocketHandlers(io: BaghServer, deps: SocketDeps): void {
 function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): void {
   const { rooms, metrics } = deps;
   const log = deps.log.child({ socketId: socket.id });
+  const address = deps.addressOf(socket.handshake.address, socket.handshake.headers);
   metrics.connections.inc();
   metrics.connectedSockets.inc();
   socket.data.rooms ??= {};
@@ -260,11 +268,14 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     outcome,
   }));
 
-  const chatBucket = new TokenBucket(deps.chatRateLimit ?? { refillPerSecond: 0.5, burst: 5 }, Date.now());
   socket.on(
     'chat:send',
     handle(ChatRequest, 'chat:send', async ({ roomId, channel, text }, reply) => {
-      if (!chatBucket.take(Date.now())) {
+      // A seat's sockets share its budget; spectators (and strangers) share their address's.
+      const place = socket.data.rooms[roomId];
+      const key = place ? `seat:${roomId}:${place}` : `address:${address}`;
+      if (!(await deps.chatBudget.take(key)).ok) {
+        metrics.limited.inc({ limit: 'chat' });
         return reply(failure('RATE_LIMITED', 'too many chat messages; wait a few seconds'));
       }
       const result = await rooms.dispatch(roomId, { type: 'chat', socketId, channel, text }, (res) => {
@@ -281,7 +292,13 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     // Judge first with a stand-in id, so that no room is created for a refused accept.
     const probe = reduce(room.state, { type: 'rematch-accept', socketId, roomId: roomId });
     if (!probe.ok) return reply(failure(probe.error.code, probe.error.message));
-    const { room: next, tokens } = await rooms.createRematch(room.state);
+    const admission = await deps.roomLimits.admit(address, botSeatOf(room.state) !== null);
+    if (!admission.ok) return reply(failure('RATE_LIMITED', admission.message));
+    const { room: next, tokens } = await rooms.createRematch(room.state).catch((error: unknown) => {
+      admission.cancel();
+      throw error;
+    });
+    admission.created(next.id);
     const result = await rooms.dispatch(
       roomId,
       { type: 'rematch-accept', socketId, roomId: next.id },

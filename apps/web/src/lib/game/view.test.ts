@@ -56,6 +56,10 @@ describe('view', () => {
     expect(resultText({ winner: 'tiger', reason: 'captures' })).toBe('Tigers win — enough goats captured');
     expect(errorText({ code: 'SEAT_TAKEN', message: 'x' })).toBe('That seat has just been taken.');
     expect(errorText({ code: 'WHATEVER', message: 'raw' })).toBe('raw');
+    expect(errorText({ code: 'RATE_LIMITED', message: 'at most 3 games against the computer at once' })).toBe(
+      'Slow down a little (at most 3 games against the computer at once).',
+    );
+    expect(errorText({ code: 'RATE_LIMITED' })).toBe('Slow down a little.');
   });
 
   it('draws a game held in the browser, and steps back through it', () => {

@@ -231,6 +231,9 @@ export const ERROR_TEXT: { readonly [C in ErrorCode]: string } = {
 
 /** A short human message for an error code (unknown codes fall back to the server's text). */
 export function errorText(error: { code: string; message?: string }): string {
+  // A limit's message says which one and what to do (e.g. too many games against the computer).
+  if (error.code === 'RATE_LIMITED' && error.message)
+    return `${ERROR_TEXT.RATE_LIMITED.replace(/\.$/, '')} (${error.message}).`;
   return (ERROR_TEXT as Record<string, string>)[error.code] ?? error.message ?? 'Something went wrong.';
 }
 
