@@ -5,7 +5,8 @@
  * same port and data directory. With no reload every page comes back by itself (the indicator
  * says so), the next move clicked goes through and the spectator sees it. Then a move clicked
  * while the server is down: it waits, shown on the board, and is played exactly once when the
- * server is back.
+ * server is back. And a page whose network drops says Offline, and plays the move clicked
+ * meanwhile once the network is back.
  *
  * Needs `pnpm build` first and Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
@@ -37,7 +38,7 @@ function quietLine(length: number): string[] {
   return texts;
 }
 
-describe('web e2e: pages come back by themselves after the server restarts (Chromium)', () => {
+describe('web e2e: pages come back by themselves after a restart or a network drop (Chromium)', () => {
   const harness = useHarness();
 
   it('SIGTERM, then SIGKILL, then a move clicked while the server is down', {
@@ -108,6 +109,35 @@ describe('web e2e: pages come back by themselves after the server restarts (Chro
     for (const page of Object.values(pages)) {
       expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('says Offline while the network is gone, and plays the move clicked meanwhile once it is back', {
+    timeout: 180_000,
+  }, async () => {
+    const { base, browser } = harness();
+    const { open, errors } = pageOpener(browser);
+    const goat = await open('goat');
+    await createRoom(goat, base, 'goat');
+    const link = await goat.getByLabel('Room link').inputValue();
+    const tiger = await open('tiger');
+    await takeSeat(tiger, link, 'tiger');
+    await goat.locator('[data-seat="tiger"] [data-presence="online"]').waitFor();
+    await goat.locator('.status.turn').waitFor();
+
+    await goat.context().setOffline(true);
+    await goat.locator('[data-connection="offline"]').waitFor();
+    await goat.locator('[data-seat="tiger"] [data-presence="unknown"]').waitFor();
+    await clickMove(goat, 'G@c3');
+    await goat.locator('[data-waiting-move="G@c3"]').waitFor();
+    await goat.context().setOffline(false);
+    expect(await (await shownMove(tiger, 1, BACK_WITHIN_MS)).textContent()).toBe('G@c3');
+    await goat.locator(BACK).waitFor({ timeout: BACK_WITHIN_MS });
+    await goat.locator('[data-waiting-move]').waitFor({ state: 'detached' });
+    expect(await goat.locator('.moves .move').allTextContents()).toEqual(['G@c3']);
+    await tiger.locator('.status.turn').waitFor();
+    await clickMove(tiger, 'a1-b1');
+    await shownMove(goat, 2, 10_000);
     expect(errors).toEqual([]);
   });
 });

@@ -130,11 +130,11 @@ export class GameConnection {
       this.#tokens.set(assigned.roomId, assigned.seatToken);
       this.#rematchRoom = assigned.roomId;
     });
-    this.#listen(globalThis.window, 'online', () => {
-      if (!this.#socket.connected) this.#reconnectNow();
-    });
+    // The network changed: the old connection may be dead without knowing it; start afresh.
+    this.#listen(globalThis.window, 'online', () => this.#reconnectNow());
     this.#listen(globalThis.window, 'offline', () => {
-      if (!this.connected) this.#status = 'offline';
+      this.#lost = true;
+      this.#status = 'offline';
     });
     this.#listen(globalThis.document, 'visibilitychange', () => this.#onVisibility());
   }

@@ -205,13 +205,18 @@ describe('GameConnection', () => {
   it('is offline only while the browser is, and tries again at once when it is back', () => {
     const { socket, conn } = seatedGoat();
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    window.dispatchEvent(new Event('offline'));
+    expect(conn.status).toBe('offline'); // before the socket has noticed
+    expect(conn.connected).toBe(false);
     socket.drop();
     expect(conn.status).toBe('offline');
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
     const connects = socket.connects;
     window.dispatchEvent(new Event('online'));
     expect(socket.connects).toBe(connects + 1);
-    expect(socket.last('room:join').request).toMatchObject({ since: 2 });
+    expect(conn.status).toBe('reconnecting');
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(conn.status).toBe('back-online');
   });
 
   it('reconnects itself, after a jittered delay, when the server ended the session', () => {
