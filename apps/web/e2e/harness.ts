@@ -45,8 +45,11 @@ export interface Harness {
   readonly browser: Browser;
   /** Everything every server process of this harness wrote. */
   readonly log: () => string;
-  /** Stops the server process with `signal` (SIGTERM: a graceful stop; SIGKILL: a crash). */
-  stopServer(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+  /**
+   * Stops the server process with `signal` (SIGTERM: a graceful stop; SIGKILL: a crash); resolves
+   * with its exit code (null when a signal ended it).
+   */
+  stopServer(signal: 'SIGTERM' | 'SIGKILL'): Promise<number | null>;
   /** Starts the server again on the same port and data directory; resolves once it is healthy. */
   startServer(): Promise<void>;
   close(): Promise<void>;
@@ -91,18 +94,20 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     }
   };
 
-  /** Sends `signal` and waits for the exit; a server still there after 5 s is killed. */
-  const stopServer = async (signal: 'SIGTERM' | 'SIGKILL'): Promise<void> => {
+  /** Sends `signal` and waits for the exit; a server still there after 10 s is killed. */
+  const stopServer = async (signal: 'SIGTERM' | 'SIGKILL'): Promise<number | null> => {
     const running = server;
     server = null;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    if (!running) return null;
+    if (running.exitCode !== null || running.signalCode !== null) return running.exitCode;
     const exited = new Promise((r) => running.once('exit', r));
     running.kill(signal);
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (running.exitCode === null && running.signalCode === null) {
       running.kill('SIGKILL');
       await exited;
     }
+    return running.exitCode;
   };
 
   await startServer();

@@ -77,7 +77,8 @@ describe('web e2e: pages come back by themselves after a restart or a network dr
     await playNext();
 
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-      await harness().stopServer(signal);
+      const exitCode = await harness().stopServer(signal);
+      expect(exitCode).toBe(signal === 'SIGTERM' ? 0 : null); // a graceful stop ends well
       await expectDown(goat, 'tiger');
       await expectDown(watcher, 'goat');
       await harness().startServer();
@@ -87,7 +88,7 @@ describe('web e2e: pages come back by themselves after a restart or a network dr
     }
 
     // A move clicked while the server is down waits (shown played), and is played once it is back.
-    await harness().stopServer('SIGTERM');
+    expect(await harness().stopServer('SIGTERM')).toBe(0);
     await expectDown(goat, 'tiger');
     const mover = players[ply % 2 === 0 ? 'goat' : 'tiger'];
     await clickMove(mover, line[ply]!);
