@@ -20,6 +20,7 @@ import { RoomManager } from './rooms/manager.js';
 import { chatAudience, type PresenceCounts } from './rooms/state.js';
 import { attachSocketHandlers, type BaghServer } from './socket/handlers.js';
 import type { RateLimit } from './socket/token-bucket.js';
+import { guardStorage } from './storage/guarded.js';
 import { openSqliteStorage } from './storage/sqlite.js';
 import type { RoomStorage } from './storage/types.js';
 
@@ -61,6 +62,8 @@ export interface AppOptions {
   readonly botWorkers?: number;
   /** The computer's least answer time in ms (default BOT_MIN_DELAY_MS). */
   readonly botMinDelayMs?: number;
+  /** The longest a store call may take before the command is answered UNAVAILABLE (default 1 s). */
+  readonly storeTimeoutMs?: number;
 }
 
 export interface App {
@@ -83,8 +86,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const cluster = config.REDIS_URL
     ? await connectRedisCluster(config.REDIS_URL, log, config.REDIS_ROOM_TTL_DAYS)
     : undefined;
-  const storage =
-    options.storage ?? cluster?.storage ?? openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite'));
+  const storage = guardStorage(
+    options.storage ?? cluster?.storage ?? openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite')),
+    {
+      log: log.child({ store: true }),
+      ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
+    },
+  );
   const maxMessageBytes = options.maxMessageBytes ?? 16 * 1024;
 
   const fastify: FastifyInstance = Fastify({
@@ -153,10 +161,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     keyGenerator: (request) => request.ip,
   });
 
+  // A load balancer takes the node out on 503: answered within a second, whatever the store does.
   fastify.get('/healthz', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
     if (closing) return reply.code(503).send({ status: 'closing' });
-    await storage.check();
-    return reply.header('cache-control', 'no-store').send({ status: 'ok' });
+    const problem = await storeProblem(storage, HEALTH_TIMEOUT_MS);
+    if (problem !== null) return reply.code(503).send({ status: 'unavailable', reason: problem });
+    return reply.send({ status: 'ok' });
   });
   fastify.get('/metrics', async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
@@ -223,6 +234,28 @@ async function closeConnections(io: BaghServer, timeoutMs: number): Promise<void
     }),
   ]);
   clearTimeout(timer);
+}
+
+/** How long /healthz waits for the store before it says the store does not answer. */
+const HEALTH_TIMEOUT_MS = 800;
+
+/** Why the store cannot serve now (its check failed or took too long), or null when it can. */
+async function storeProblem(storage: RoomStorage, timeoutMs: number): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the store did not answer within ${timeoutMs} ms`), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      storage.check().then(
+        () => null,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** How long a node waits for the others to say which of a room's sockets they hold. */

@@ -6,7 +6,7 @@ import type { AckError, CreateRoomReply, RoomEvent, Snapshot } from '@bagh/proto
 import { type Socket as ClientSocket, io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
-import { makeConfig } from '../src/config.js';
+import { type Config, makeConfig } from '../src/config.js';
 
 export const tempDir = (prefix = 'bagh-server-'): string => mkdtempSync(join(tmpdir(), prefix));
 
@@ -20,6 +20,7 @@ export interface TestServer {
 export interface ServerOptions {
   dataDir?: string;
   options?: AppOptions;
+  config?: Partial<Config>;
   /** The port to listen on (default: any free one), e.g. a stopped server's to start it again. */
   port?: number;
 }
@@ -30,6 +31,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     WEB_DIST: join(dataDir, 'no-web-dist'),
+    ...opts.config,
   });
   const app = await buildApp(config, opts.options);
   await app.fastify.listen({ port: opts.port ?? 0, host: '127.0.0.1' });

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'NOT_ALLOWED',
   'INTERNAL',
+  /** The change could not be stored (the store is failing): nothing changed; try again. */
+  'UNAVAILABLE',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

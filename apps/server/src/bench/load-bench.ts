@@ -7,13 +7,17 @@
  *              each room's goat on one node, its tiger and spectator on the other,
  * printing moves/s, server CPU µs per move (the server processes summed; redis-server's own CPU
  * shown beside), p50/p99 move→broadcast latency and RSS per connection. Then the human-pace case:
- * many rooms, one move per 5 s per room, reporting p99 on one node and on two. Stops by itself.
+ * many rooms, one move per 5 s per room, reporting p99 on one node and on two. Then the restart
+ * under load: one node stopped with SIGTERM and started again while its rooms play (see
+ * restart-load.ts). Stops by itself.
  *
  *   BENCH_ROOMS=1000 BENCH_SECONDS=10 BENCH_RATE=2            the throughput runs
  *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
+ *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
  *   REDIS_SERVER=/usr/bin/redis-server                        started on a free loopback port
  */
 import { startLocalRedis } from '../cluster/local-redis.js';
+import { restartUnderLoad } from './restart-load.js';
 import {
   baghLoad,
   benchMain,
@@ -75,6 +79,7 @@ benchMain(async () => {
   const ratePerRoom = setting('rate', 'BENCH_RATE', 2, true);
   const humanRooms = setting('human-rooms', 'BENCH_HUMAN_ROOMS', 5000, true);
   const humanSeconds = setting('human-seconds', 'BENCH_HUMAN_SECONDS', 30);
+  const restartRooms = setting('restart-rooms', 'BENCH_RESTART_ROOMS', 1000, true);
   const pace = ratePerRoom > 0 ? `≤ ${ratePerRoom} moves/s per room` : 'unpaced';
   out(`bench:load: ${rooms} rooms × (2 players + 1 spectator), ${seconds} s per run, loopback, ${pace}`);
 
@@ -102,5 +107,15 @@ benchMain(async () => {
     report(humanOne, 8);
     const humanTwo = await bagh(2, humanRooms, humanSeconds, 0.2);
     report(humanTwo, 8);
+  }
+
+  if (restartRooms > 0) {
+    const r = await restartUnderLoad(restartRooms, 0.5);
+    out(
+      `restart under load: ${r.rooms} rooms (${r.clients} clients, one move per 2 s per room), SIGTERM and ` +
+        `start again (away ${(r.downMs / 1000).toFixed(1)} s): 95% back ${(r.back95Ms / 1000).toFixed(2)} s, ` +
+        `100% back ${(r.back100Ms / 1000).toFixed(2)} s after it listened; ` +
+        `${r.acked} moves acknowledged, ${r.lost} lost`,
+    );
   }
 });

@@ -53,14 +53,24 @@ export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTE
   });
 }
 
-/** Starts redis-server on a free loopback port; resolves once it answers PING. */
-export async function startLocalRedis(): Promise<LocalRedis> {
+export interface LocalRedisOptions {
+  /** The port (default: a free one). */
+  readonly port?: number;
+  /** Keep the data here (an append-only file, fsynced on every write), to survive a restart. */
+  readonly dataDir?: string;
+}
+
+/** Starts redis-server on a loopback port; resolves once it answers PING. */
+export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<LocalRedis> {
   assertRedisInstalled();
+  const persistence = options.dataDir
+    ? ['--dir', options.dataDir, '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
   for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const child = spawn(
       REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
@@ -75,7 +85,8 @@ export async function startLocalRedis(): Promise<LocalRedis> {
       return { url, port, pid: child.pid!, stop: () => stopProcess(child) };
     }
     await stopProcess(child);
-    if (attempt >= 2) throw new Error(`redis-server did not start on port ${port}:\n${output}`);
+    if (attempt >= 2 || options.port !== undefined)
+      throw new Error(`redis-server did not start on port ${port}:\n${output}`);
   }
 }
 

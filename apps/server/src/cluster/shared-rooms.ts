@@ -25,7 +25,6 @@ export class SharedRoomManager extends RoomManager {
   override async get(roomId: string): Promise<Room | null> {
     if (this.#inDispatch > 0) return super.get(roomId);
     const room = await super.get(roomId);
-    if (room) await room.sync();
-    return room;
+    return room && (await room.sync()) ? room : null;
   }
 }

@@ -1,6 +1,7 @@
 /** HTTP errors: always `{ error: { code, message } }`; 5xx details stay in the log. */
 import type { ErrorBody, ErrorCode } from '@bagh/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { StoreUnavailableError } from '../storage/guarded.js';
 
 export class HttpError extends Error {
   constructor(
@@ -35,6 +36,10 @@ const codeForStatus = (status: number): ErrorCode =>
 export function installErrorHandler(fastify: FastifyInstance): void {
   fastify.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error.statusCode, error.code, error.message);
+    if (error instanceof StoreUnavailableError) {
+      request.log.debug({ err: error, url: request.url }, 'store unavailable');
+      return sendError(reply, 503, 'UNAVAILABLE', 'the game could not be saved or read; try again');
+    }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       request.log.debug({ err: error, url: request.url }, 'request rejected');

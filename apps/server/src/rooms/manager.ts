@@ -5,6 +5,7 @@
 import type { BotLevel, ChatMessage, LiveRoom, RoomEvent, TimeControl } from '@bagh/protocol';
 import { type GameRecord, makeMove, makePosition, type Options, type Side, type Variant } from '@bagh/rules';
 import type { Logger } from 'pino';
+import { StoreUnavailableError } from '../storage/guarded.js';
 import type { RoomStorage, StoredData } from '../storage/types.js';
 import type { Command, Reduction } from './reducer.js';
 import { Room, type RoomBots, type Settle } from './room.js';
@@ -237,14 +238,20 @@ export class RoomManager {
   async dispatch(roomId: string, command: Command, settle?: Settle): Promise<Reduction> {
     if (this.#closing) {
       if (command.type !== 'disconnect') {
-        return { ok: false, error: roomError('INTERNAL', 'the server is shutting down') };
+        return { ok: false, error: roomError('UNAVAILABLE', 'the server is restarting; try again') };
       }
       // A stop is not a leave: on one node the rooms load again with nobody here until each
       // player re-joins, so no abandonment countdown starts. Several nodes must still learn
       // that this node's sockets are gone (their players re-join on another node).
       if (!this.#env.sharedPresence) return this.#unrecorded(roomId, settle);
     }
-    const room = await this.get(roomId);
+    let room: Room | null;
+    try {
+      room = await this.get(roomId);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      return { ok: false, error: roomError('UNAVAILABLE', 'the game could not be loaded; try again') };
+    }
     if (!room) {
       const result: Reduction = { ok: false, error: roomError('NOT_FOUND', `no room ${roomId}`) };
       return result;
@@ -304,6 +311,9 @@ export class RoomManager {
         ...(this.#opts.storage.indexLive
           ? { onStored: (after: RoomState) => void this.#indexLive(after) }
           : {}),
+        onGone: (gone: Room) => {
+          if (this.#rooms.get(gone.id) === gone) this.#rooms.delete(gone.id);
+        },
       },
       Date.now(),
     );

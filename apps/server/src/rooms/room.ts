@@ -44,6 +44,8 @@ export interface RoomDeps {
   readonly countRemote?: ((roomId: string) => Promise<PresenceCounts | null>) | undefined;
   /** Several nodes: called after each stored change of a public room (the cross-node live list). */
   readonly onStored?: ((state: RoomState) => void) | undefined;
+  /** The store no longer has the room (a shared store lost it): it leaves memory. */
+  readonly onGone?: ((room: Room) => void) | undefined;
 }
 
 /** Commands that move sockets, or recount them: with several nodes they count every node's sockets first. */
@@ -72,6 +74,23 @@ export type Settle = (result: Reduction, room: Room) => void;
 
 const MAX_CONFLICT_RETRIES = 3;
 
+/** Commands that timers send: they do not make a room active, and back off while the store fails. */
+const TIMER_COMMANDS = new Set<Command['type']>(['flag', 'abandon-timer', 'bot-move']);
+
+/** The first wait before a timer tries again after the store refused its change, and the longest. */
+const TIMER_RETRY_MS = 500;
+const TIMER_RETRY_MAX_MS = 30_000;
+
+/** The wait before a timer's next try after `failures` refusals in a row (0: none). */
+export function timerBackoffMs(failures: number): number {
+  return failures === 0 ? 0 : Math.min(TIMER_RETRY_MAX_MS, TIMER_RETRY_MS * 2 ** (failures - 1));
+}
+
+const unavailable = (): Reduction => ({
+  ok: false,
+  error: roomError('UNAVAILABLE', 'the game could not be saved; try again'),
+});
+
 export class Room {
   readonly #deps: RoomDeps;
   readonly #history: EventHistory;
@@ -82,7 +101,15 @@ export class Room {
   #lastActive: number;
   #flagTimer: NodeJS.Timeout | undefined;
   #abandonTimer: NodeJS.Timeout | undefined;
+  /** Retries the disconnects the store refused. */
+  #departTimer: NodeJS.Timeout | undefined;
+  /** Sockets gone whose disconnect the store refused: not here any more, to be stored later. */
+  readonly #departed = new Set<string>();
   #stopped = false;
+  /** The store no longer has the room: every command is answered NOT_FOUND. */
+  #gone = false;
+  /** Changes the store refused in a row (timers back off while it fails). */
+  #storeFailures = 0;
   #bot: BotWork | null = null;
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
@@ -107,7 +134,8 @@ export class Room {
   }
   get occupied(): boolean {
     const { seats, spectators } = this.#state;
-    return seats.tiger.sockets.length + seats.goat.sockets.length + spectators.length > 0;
+    const here = (socketId: string) => !this.#departed.has(socketId);
+    return seats.tiger.sockets.some(here) || seats.goat.sockets.some(here) || spectators.some(here);
   }
 
   /** The events after `since` if all are still held, else null. */
@@ -124,7 +152,7 @@ export class Room {
     const run = this.#tail.then(async () => {
       const at = command.at ?? this.#deps.now();
       if (command.type !== 'flag' && flagDue(this.#state, at)) {
-        await this.#apply({ type: 'flag', version: this.#state.version, at });
+        this.#noteStore(await this.#apply({ type: 'flag', version: this.#state.version, at }));
       }
       if (
         (command.type === 'abandon-claim' || command.type === 'abandon-timer') &&
@@ -137,8 +165,11 @@ export class Room {
         // Nobody came or went: the command that follows is judged at the time it was, not after.
         if (recount.ok && recount.value.events.length === 0) this.#state = { ...this.#state, at: judgedAt };
       }
-      const result = await this.#apply({ ...command, at });
-      this.#lastActive = Date.now();
+      const retried = TIMER_COMMANDS.has(command.type) || this.#isDeparted(command);
+      const result = this.#noteStore(await this.#apply({ ...command, at }));
+      this.#noteDeparture(command, result);
+      // A timer retrying against a failing store keeps no empty room in memory.
+      if (result.ok || !retried) this.#lastActive = Date.now();
       this.#schedule();
       settle?.(result, this);
       return result;
@@ -155,12 +186,40 @@ export class Room {
     return run;
   }
 
-  /** In the room's turn, reloads the room if another node moved it on (shared store only). */
-  sync(): Promise<void> {
-    const run = this.#tail.then(() => this.#refresh());
-    this.#tail = run.catch((error: unknown) => {
-      this.log.error({ err: error }, 'version check failed');
+  #isDeparted(command: Command): boolean {
+    return command.type === 'disconnect' && this.#departed.has(command.socketId);
+  }
+
+  /** A socket that left while the store refused its disconnect is gone all the same: retried later. */
+  #noteDeparture(command: Command, result: Reduction): void {
+    if (!('socketId' in command)) return;
+    if (result.ok) this.#departed.delete(command.socketId);
+    else if (command.type === 'disconnect' && result.error.code === 'UNAVAILABLE')
+      this.#departed.add(command.socketId);
+  }
+
+  /** Counts the store's refusals in a row (the timers' backoff); returns the result. */
+  #noteStore(result: Reduction): Reduction {
+    if (result.ok) this.#storeFailures = 0;
+    else if (result.error.code === 'UNAVAILABLE') this.#storeFailures++;
+    return result;
+  }
+
+  /**
+   * In the room's turn, catches up if another node moved the room on (shared store only).
+   * False when the store no longer has the room.
+   */
+  sync(): Promise<boolean> {
+    const run = this.#tail.then(async () => {
+      if (this.#gone) return false;
+      if (await this.#refresh()) return true;
+      this.#vanished();
+      return false;
     });
+    this.#tail = run.then(
+      () => undefined,
+      (error: unknown) => this.log.debug({ err: error }, 'version check failed'),
+    );
     return run;
   }
 
@@ -174,6 +233,7 @@ export class Room {
     this.#stopped = true;
     clearTimeout(this.#flagTimer);
     clearTimeout(this.#abandonTimer);
+    clearTimeout(this.#departTimer);
     clearTimeout(this.#bot?.timer);
     this.#bot = null;
   }
@@ -273,15 +333,18 @@ export class Room {
   #schedule(): void {
     clearTimeout(this.#flagTimer);
     clearTimeout(this.#abandonTimer);
-    this.#flagTimer = this.#abandonTimer = undefined;
+    clearTimeout(this.#departTimer);
+    this.#flagTimer = this.#abandonTimer = this.#departTimer = undefined;
     if (this.#stopped) return;
     const state = this.#state;
     const now = this.#deps.now();
+    // While the store refuses changes, a timer that is due waits longer each time it fails.
+    const retry = timerBackoffMs(this.#storeFailures);
     const due = flagAt(state);
     if (due !== null) {
       this.#flagTimer = setTimeout(
         () => void this.dispatch({ type: 'flag', version: state.version }),
-        Math.max(0, due - now) + 1,
+        Math.max(retry, due - now + 1),
       );
       this.#flagTimer.unref();
     }
@@ -289,9 +352,15 @@ export class Room {
     if (gone !== null && state.at < gone.claimableAt) {
       this.#abandonTimer = setTimeout(
         () => void this.dispatch({ type: 'abandon-timer', version: state.version }),
-        Math.max(0, gone.claimableAt - now) + 1,
+        Math.max(retry, gone.claimableAt - now + 1),
       );
       this.#abandonTimer.unref();
+    }
+    if (this.#departed.size > 0) {
+      this.#departTimer = setTimeout(() => {
+        for (const socketId of this.#departed) void this.dispatch({ type: 'disconnect', socketId });
+      }, retry);
+      this.#departTimer.unref();
     }
     this.#scheduleBot();
   }
@@ -304,11 +373,12 @@ export class Room {
   }
 
   async #apply(command: Command): Promise<Reduction> {
+    if (this.#gone) return this.#vanished();
     try {
-      await this.#refresh();
+      if (!(await this.#refresh())) return this.#vanished();
     } catch (error) {
-      this.log.error({ err: error, command: command.type }, 'version check failed');
-      return { ok: false, error: roomError('INTERNAL', 'the room could not be read; try again') };
+      this.log.debug({ err: error, command: command.type }, 'version check failed');
+      return unavailable();
     }
     for (let attempt = 0; ; attempt++) {
       const result = reduce(this.#state, await this.#counted(command));
@@ -321,17 +391,25 @@ export class Room {
       try {
         appended = await this.#deps.storage.append(this.id, this.#state.version, changesOf(events, state));
       } catch (error) {
-        this.log.error({ err: error, command: command.type, version: this.#state.version }, 'append failed');
-        return { ok: false, error: roomError('INTERNAL', 'the change could not be stored; try again') };
+        // The store logs its failures (rate-limited); the command is answered and nothing changed.
+        this.log.debug({ err: error, command: command.type, version: this.#state.version }, 'append failed');
+        return unavailable();
       }
       if (!appended.ok) {
+        if (appended.storedVersion === null) return this.#vanished();
         // Another writer moved the room on: reload it, keep who is here, and judge again.
         this.log.warn({ expected: this.#state.version, stored: appended.storedVersion }, 'version conflict');
-        if (attempt >= MAX_CONFLICT_RETRIES || !(await this.#reload())) {
+        if (attempt >= MAX_CONFLICT_RETRIES) {
           return {
             ok: false,
             error: roomError('STALE', 'the room changed meanwhile; re-join and try again'),
           };
+        }
+        try {
+          if (!(await this.#reload())) return this.#vanished();
+        } catch (error) {
+          this.log.debug({ err: error }, 'reload failed');
+          return unavailable();
         }
         continue;
       }
@@ -367,22 +445,38 @@ export class Room {
   }
 
   /**
+   * The store lost the room (a shared store emptied): it is gone on every node alike. Its timers
+   * stop, it leaves memory, and every command is answered NOT_FOUND, as for an unknown room.
+   */
+  #vanished(): Reduction {
+    if (!this.#gone) {
+      this.#gone = true;
+      this.log.warn('the store no longer has this room; dropping it');
+      this.stop();
+      this.#deps.onGone?.(this);
+    }
+    return { ok: false, error: roomError('NOT_FOUND', `no room ${this.id}`) };
+  }
+
+  /**
    * A shared store (several nodes): when another node moved the room on, apply the changes it
    * stored (`changesSince`), or reload the whole room when they cannot be had in one piece.
+   * False when the store no longer has the room.
    */
-  async #refresh(): Promise<void> {
+  async #refresh(): Promise<boolean> {
     const storage = this.#deps.storage;
-    if (!storage.currentVersion) return;
+    if (!storage.currentVersion) return true;
     if (storage.changesSince) {
       const since = this.#state.version;
       const missing = await storage.changesSince(this.id, since);
-      if (missing === null || missing.version === since) return;
-      if (missing.version > since && this.#catchUp(since, missing.version, missing.changes)) return;
-      await this.#reload();
-      return;
+      if (missing === null) return false;
+      if (missing.version === since) return true;
+      if (missing.version > since && this.#catchUp(since, missing.version, missing.changes)) return true;
+      return this.#reload();
     }
     const stored = await storage.currentVersion(this.id);
-    if (stored !== null && stored !== this.#state.version) await this.#reload();
+    if (stored === null) return false;
+    return stored === this.#state.version || this.#reload();
   }
 
   /** Applies the changes after `since` up to `version` through replay; false when they do not fit. */

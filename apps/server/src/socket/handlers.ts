@@ -24,6 +24,7 @@ import type { RoomManager } from '../rooms/manager.js';
 import { type Command, type Reduction, reduce } from '../rooms/reducer.js';
 import { botSeatOf, chatFor, isPresent, otherSide, seatOf, snapshotOf } from '../rooms/state.js';
 import { hashSeatToken, newSeatToken } from '../rooms/tokens.js';
+import { StoreUnavailableError } from '../storage/guarded.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
 
 export interface SocketData {
@@ -118,6 +119,9 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
         return;
       }
       handler(parsed.data, reply).catch((error: unknown) => {
+        if (error instanceof StoreUnavailableError) {
+          return reply(failure('UNAVAILABLE', 'the game could not be saved; try again'));
+        }
         log.error({ err: error, event }, 'handler failed');
         reply(failure('INTERNAL', 'internal error'));
       });

@@ -156,6 +156,8 @@ export async function openRedisStorage(
   const client = createClient({
     url,
     socket: { reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
+    // While Redis is away a command fails at once (UNAVAILABLE) instead of waiting for it.
+    disableOfflineQueue: true,
   });
   client.on('error', (error: Error) => options.onError?.(error));
   await client.connect();

@@ -252,6 +252,7 @@ export const ERROR_TEXT: { readonly [C in ErrorCode]: string } = {
   RATE_LIMITED: 'Slow down a little.',
   NOT_ALLOWED: 'You cannot do that here.',
   INTERNAL: 'The server had a problem.',
+  UNAVAILABLE: 'The game could not be saved; try again.',
 };
 
 /** The room's connection indicator, by GameConnection status. */

@@ -1,0 +1,298 @@
+/**
+ * Real stores failing under a running game: SQLite on a small tmpfs that fills up (mounted here,
+ * as root), Redis stopped and started again, Redis emptied. While faulted every command gets a
+ * typed ack quickly, /healthz says 503 quickly, the server stays calm (little CPU, few log
+ * lines), and once the store is back everything works again without a restart.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { createClient } from 'redis';
+import { describe, expect, it } from 'vitest';
+import { type Client, createRoom, getSnapshot, perTest, sleep, startServer, waitUntil } from './helpers.js';
+import { startRedis } from './multinode-helpers.js';
+
+const fixture = perTest();
+
+/** A pino logger at info that counts the lines it writes. */
+function countingLogger(): { logger: pino.Logger; lines: () => number; text: () => string } {
+  const written: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      written.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return {
+    logger: pino({ level: 'info' }, stream),
+    lines: () => written.length,
+    text: () => written.join('\n'),
+  };
+}
+
+/** A tmpfs of `size` mounted on a fresh directory (root only), unmounted after the test. */
+function mountTmpfs(size: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bagh-tmpfs-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+  } catch (error) {
+    throw new Error(`this test mounts a tmpfs and must run as root: ${String(error)}`);
+  }
+  fixture.defer(() => {
+    execFileSync('umount', ['-l', dir]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+/** Writes zeros to `file` until the disk is full; returns a function that frees the space again. */
+function fillDisk(file: string): () => void {
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(4096);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  return () => unlinkSync(file);
+}
+
+/** The ack and how long it took. */
+async function timed(client: Client, event: string, payload: unknown): Promise<{ ack: unknown; ms: number }> {
+  const started = performance.now();
+  const ack = await client.request(event, payload);
+  return { ack, ms: performance.now() - started };
+}
+
+async function health(url: string): Promise<{ status: number; body: unknown; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) });
+  return { status: response.status, body: await response.json(), ms: performance.now() - started };
+}
+
+/** Server CPU (this process: the server runs in it) and log lines over `ms` of a faulted server. */
+async function calmness(
+  lines: () => number,
+  ms: number,
+): Promise<{ cpuShare: number; linesPerSecond: number }> {
+  const cpu = process.cpuUsage();
+  const before = lines();
+  const started = performance.now();
+  await sleep(ms);
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return {
+    cpuShare: (used.user + used.system) / 1000 / wall,
+    linesPerSecond: ((lines() - before) * 1000) / wall,
+  };
+}
+
+describe('a store that fails', () => {
+  it('SQLite on a full disk: UNAVAILABLE acks, /healthz 503, calm timers, the room leaves memory, full recovery', async () => {
+    const dataDir = mountTmpfs('8m');
+    const log = countingLogger();
+    const server = await startServer({ dataDir, options: { logger: log.logger, roomIdleMs: 500 } });
+    fixture.defer(() => server.close());
+    const { url } = server;
+    // A timed game whose goat clock runs out while the disk is full.
+    const created = await createRoom(url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      clock: { initialMs: 3000, incrementMs: 0 },
+    });
+    const { roomId } = created;
+    const goat = await fixture.client(url);
+    const tiger = await fixture.client(url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
+    const before = await getSnapshot(url, roomId);
+    expect((await health(url)).status).toBe(200);
+
+    const free = fillDisk(join(dataDir, 'filler'));
+    let freed = false;
+    fixture.defer(() => {
+      if (!freed) free();
+    });
+
+    const move = await timed(goat, 'move', { roomId, move: 'G@c2', ply: 2 });
+    expect(move.ack).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    expect(move.ms).toBeLessThan(2000);
+    const chat = await timed(goat, 'chat:send', { roomId, channel: 'players', text: 'hello' });
+    expect(chat.ack).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    expect(chat.ms).toBeLessThan(2000);
+    const faulted = await health(url);
+    expect(faulted).toMatchObject({ status: 503, body: { status: 'unavailable' } });
+    expect(faulted.ms).toBeLessThan(1000);
+    // Nothing changed: the same moves, the same version.
+    const unchanged = await getSnapshot(url, roomId);
+    expect(unchanged.moves).toEqual(before.moves);
+    expect(unchanged.version).toBe(before.version);
+
+    // The goat's flag falls now (3 s from the tiger's move): its timer must back off, not spin.
+    await sleep(3000);
+    const calm = await calmness(log.lines, 4000);
+    expect(calm.cpuShare, log.text().slice(-2000)).toBeLessThan(0.1);
+    expect(calm.linesPerSecond, log.text().slice(-2000)).toBeLessThan(10);
+
+    // Everyone leaves: the room leaves memory although its disconnects could not be stored.
+    goat.close();
+    tiger.close();
+    await waitUntil(() => server.app.rooms.liveRooms === 0, 10_000);
+
+    // The disk is freed: healthy again, and the clock is judged (the goats lost on time).
+    free();
+    freed = true;
+    let healthy = await health(url);
+    for (let i = 0; i < 50 && healthy.status !== 200; i++) {
+      await sleep(100);
+      healthy = await health(url);
+    }
+    expect(healthy.status).toBe(200);
+    const after = await getSnapshot(url, roomId);
+    expect(after.moves).toEqual(before.moves);
+    expect(after.result).toMatchObject({ winner: 'tiger', reason: 'timeout' });
+    // The next game plays normally.
+    const next = await createRoom(url, { variant: 'bagh-chal', side: 'goat' });
+    const player = await fixture.client(url);
+    expect(
+      await player.request('room:join', { roomId: next.roomId, seatToken: next.seatToken }),
+    ).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it('Redis stopped: UNAVAILABLE acks and 503 at once, calm; started again: the game goes on', async () => {
+    const redisDir = fixture.dataDir();
+    let redis = await startRedis({ dataDir: redisDir });
+    fixture.defer(() => redis.stop());
+    const log = countingLogger();
+    const server = await fixture.server({
+      config: { REDIS_URL: redis.url },
+      options: { logger: log.logger },
+    });
+    const { url } = server;
+    const table = await fixture.table(url, { clock: { initialMs: 60_000, incrementMs: 0 } });
+    const { roomId, goat, tiger } = table;
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+
+    await redis.stop();
+    const move = await timed(tiger, 'move', { roomId, move: 'a1-b1', ply: 1 });
+    expect(move.ack).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    expect(move.ms).toBeLessThan(2000);
+    const faulted = await health(url);
+    expect(faulted).toMatchObject({ status: 503, body: { status: 'unavailable' } });
+    expect(faulted.ms).toBeLessThan(1000);
+    const created = await fetch(`${url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ variant: 'bagh-chal', side: 'goat' }),
+    });
+    expect(created.status).toBe(503);
+    expect(await created.json()).toMatchObject({ error: { code: 'UNAVAILABLE' } });
+    const calm = await calmness(log.lines, 3000);
+    expect(calm.cpuShare, log.text().slice(-2000)).toBeLessThan(0.1);
+    expect(calm.linesPerSecond, log.text().slice(-2000)).toBeLessThan(10);
+
+    redis = await startRedis({ port: redis.port, dataDir: redisDir });
+    let healthy = await health(url);
+    for (let i = 0; i < 100 && healthy.status !== 200; i++) {
+      await sleep(100);
+      healthy = await health(url);
+    }
+    expect(healthy.status).toBe(200);
+    // The same command again: stored once, seen by the goat.
+    let again = await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 });
+    for (let i = 0; i < 20 && again.ok === false && again.error.code === 'UNAVAILABLE'; i++) {
+      await sleep(250);
+      again = await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 });
+    }
+    expect(again).toMatchObject({ ok: true });
+    const snapshot = await getSnapshot(url, roomId);
+    expect(snapshot.moves).toEqual(['G@c3', 'a1-b1']);
+  });
+
+  it('Redis frozen (SIGSTOP): each command answered UNAVAILABLE within 2 s, /healthz 503 within 1 s', async () => {
+    const redis = await startRedis();
+    fixture.defer(() => redis.stop());
+    const server = await fixture.server({ config: { REDIS_URL: redis.url } });
+    const { roomId, goat, tiger } = await fixture.table(server.url);
+    process.kill(redis.pid, 'SIGSTOP');
+    let frozen = true;
+    fixture.defer(() => {
+      if (frozen) process.kill(redis.pid, 'SIGCONT');
+    });
+    // Commands queued behind a store that does not answer: each is still answered in time.
+    const acks = await Promise.all([
+      timed(goat, 'move', { roomId, move: 'G@c3', ply: 0 }),
+      timed(goat, 'chat:send', { roomId, channel: 'players', text: 'still there?' }),
+      timed(tiger, 'chat:send', { roomId, channel: 'players', text: 'yes' }),
+    ]);
+    for (const { ack, ms } of acks) {
+      expect(ack).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+      expect(ms).toBeLessThan(2000);
+    }
+    const faulted = await health(server.url);
+    expect(faulted.status).toBe(503);
+    expect(faulted.ms).toBeLessThan(1000);
+
+    process.kill(redis.pid, 'SIGCONT');
+    frozen = false;
+    let again = await goat.request('move', { roomId, move: 'G@c3', ply: 0 });
+    for (let i = 0; i < 20 && again.ok === false && again.error.code === 'UNAVAILABLE'; i++) {
+      await sleep(250);
+      again = await goat.request('move', { roomId, move: 'G@c3', ply: 0 });
+    }
+    expect(again).toMatchObject({ ok: true });
+    expect((await getSnapshot(server.url, roomId)).moves).toEqual(['G@c3']);
+  });
+
+  it('Redis emptied: every node answers NOT_FOUND for the room, and drops it', async () => {
+    const redis = await startRedis();
+    fixture.defer(() => redis.stop());
+    const log = countingLogger();
+    const config = { REDIS_URL: redis.url };
+    const a = await fixture.server({ config, options: { logger: log.logger } });
+    const b = await fixture.server({ config, options: { logger: log.logger } });
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const goat = await fixture.client(a.url);
+    const tiger = await fixture.client(b.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    // The tiger leaves: an abandonment countdown runs on both nodes' copies of the room.
+    tiger.close();
+    await goat.waitFor((event) => event.type === 'presence' && !event.snapshot.seats.tiger.connected);
+
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    await admin.flushAll();
+    await admin.close();
+
+    const move = await goat.request('move', { roomId, move: 'a1-b1', ply: 1 });
+    expect(move).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    for (const node of [a, b]) {
+      const response = await fetch(`${node.url}/api/rooms/${roomId}`);
+      expect(response.status).toBe(404);
+    }
+    const watcher = await fixture.client(b.url);
+    expect(await watcher.request('room:join', { roomId })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    const calm = await calmness(log.lines, 3000);
+    expect(calm.cpuShare, log.text().slice(-2000)).toBeLessThan(0.1);
+    expect(calm.linesPerSecond, log.text().slice(-2000)).toBeLessThan(10);
+  });
+});
