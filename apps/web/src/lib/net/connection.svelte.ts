@@ -48,7 +48,7 @@ const jitteredDelay = (): number =>
   RECONNECT.delayMs * (1 - RECONNECT.jitter + 2 * RECONNECT.jitter * Math.random());
 
 /** Refusals of a re-join that may pass a moment later. */
-const RETRYABLE: ReadonlySet<string> = new Set(['INTERNAL', 'RATE_LIMITED', 'STALE']);
+const RETRYABLE: ReadonlySet<string> = new Set(['UNAVAILABLE', 'INTERNAL', 'RATE_LIMITED', 'STALE']);
 
 /** The move this page made and the server has not confirmed yet. */
 interface OutgoingMove {
@@ -57,7 +57,12 @@ interface OutgoingMove {
   readonly ply: number;
   /** Emitted and awaiting its ack; false while it waits for the connection. */
   readonly sent: boolean;
+  /** How many times the server answered UNAVAILABLE (it could not store it; nothing changed). */
+  readonly unavailable: number;
 }
+
+/** A move the server could not store is tried again this many times before it is refused. */
+const UNAVAILABLE_RETRIES = 3;
 
 export interface ConnectionOptions {
   /** Server origin; the page's own by default. */
@@ -229,7 +234,7 @@ export class GameConnection {
       // No answer on an open connection: it may be dead (a laptop that slept); start afresh.
       if (timeout) return this.#reconnectNow();
       if (!reply.ok) {
-        if (this.#snapshot && RETRYABLE.has(reply.error.code)) this.#retryJoinSoon();
+        if (this.#snapshot && RETRYABLE.has(reply.error.code)) this.#rejoinSoon();
         this.#joinFailure = reply.error;
         return this.#fail(reply.error);
       }
@@ -271,7 +276,7 @@ export class GameConnection {
       return;
     }
     this.#error = null;
-    const outgoing = { text, ply: snapshot.moves.length, sent: false };
+    const outgoing = { text, ply: snapshot.moves.length, sent: false, unavailable: 0 };
     this.#outbox = outgoing;
     if (this.connected) this.#send(outgoing);
   }
@@ -339,6 +344,12 @@ export class GameConnection {
         if (this.connected) this.join();
         return;
       }
+      if (!reply.ok && reply.error.code === 'UNAVAILABLE' && outgoing.unavailable < UNAVAILABLE_RETRIES) {
+        // Not stored, nothing changed (a store fault, a server restarting): again after a while.
+        this.#outbox = { ...outgoing, sent: false, unavailable: outgoing.unavailable + 1 };
+        this.#rejoinSoon();
+        return;
+      }
       this.#outbox = null;
       if (!reply.ok) this.#fail(reply.error);
     });
@@ -403,11 +414,14 @@ export class GameConnection {
     }, jitteredDelay());
   }
 
-  /** A re-join the server could not serve now (a store fault, a stop): again after a while. */
-  #retryJoinSoon(): void {
+  /**
+   * Something the server could not serve now (a store fault, a stop): a re-join after a while,
+   * which also settles the move that waits.
+   */
+  #rejoinSoon(): void {
     clearTimeout(this.#retryTimer);
     this.#retryTimer = setTimeout(() => {
-      if (!this.#closed && this.#socket.connected && !this.connected) this.join();
+      if (!this.#closed && this.#socket.connected) this.join();
     }, 2 * jitteredDelay());
   }
 

@@ -347,6 +347,25 @@ describe('GameConnection', () => {
     expect(conn.snapshot).toBe(movedOn);
   });
 
+  it('a move the server could not store waits and is tried again, same ply, a few times at most', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = seatedGoat(2);
+    const unavailable = { ok: false, error: { code: 'UNAVAILABLE', message: 'the store failed' } };
+    conn.move('G@c3');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      socket.last('move').ack(null, unavailable);
+      expect(conn.waitingMove).toBe('G@c3');
+      expect(conn.lastError).toBeNull();
+      vi.advanceTimersByTime(2 * RECONNECT.delayMs * (1 + RECONNECT.jitter));
+      socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+      expect(socket.count('move')).toBe(attempt + 1);
+      expect(socket.last('move').request).toEqual({ roomId: 'room-abc', move: 'G@c3', ply: 0 });
+    }
+    socket.last('move').ack(null, unavailable);
+    expect(conn.pending).toBe(false);
+    expect(conn.lastError?.code).toBe('UNAVAILABLE');
+  });
+
   it('refuses other commands while down, and after a refused re-join tries again', () => {
     vi.useFakeTimers();
     const { socket, conn } = seatedGoat(2);
