@@ -14,6 +14,7 @@ import type {
   ChatChannel,
   ChatMessage,
   ClientToServerEvents,
+  ErrorCode,
   ErrorInfo,
   Role,
   RoomEvent,
@@ -48,7 +49,7 @@ const jitteredDelay = (): number =>
   RECONNECT.delayMs * (1 - RECONNECT.jitter + 2 * RECONNECT.jitter * Math.random());
 
 /** Refusals of a re-join that may pass a moment later. */
-const RETRYABLE: ReadonlySet<string> = new Set(['UNAVAILABLE', 'INTERNAL', 'RATE_LIMITED', 'STALE']);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['UNAVAILABLE', 'INTERNAL', 'RATE_LIMITED', 'STALE']);
 
 /** The move this page made and the server has not confirmed yet. */
 interface OutgoingMove {
