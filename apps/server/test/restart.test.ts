@@ -155,6 +155,9 @@ describe('a graceful stop', () => {
     const acked = goat.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[2], ply: 2 });
     await store.held;
     const stopped = first.close();
+    // A command that arrives once the stop has begun is refused, typed: it may be sent again.
+    const late = await tiger.request('chat:send', { roomId, channel: 'players', text: 'too late' });
+    expect(late).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
     store.release();
     const ack = await acked;
     expect(ack).toMatchObject({ ok: true });
