@@ -80,7 +80,10 @@ export interface App {
   readonly bots: BotPool;
   /** The `/metrics` listener when METRICS_PORT is set (server.ts makes it listen); closes with the app. */
   readonly metricsServer: FastifyInstance | undefined;
-  /** Stops accepting, disconnects every socket, waits for queued commands, flushes storage. */
+  /**
+   * Stops accepting, finishes (and acks) the commands in flight, closes the connections so that
+   * clients reconnect by themselves, flushes storage. A stop records no player as gone.
+   */
   readonly close: () => Promise<void>;
 }
 
@@ -214,13 +217,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const close = () => {
     closed ??= (async () => {
       closing = true;
-      io.local.disconnectSockets(true);
+      // No new connection reaches a node that is going away (its open connections stay up).
+      if (fastify.server.listening) fastify.server.close();
+      // The commands in flight finish, are stored and acked; new ones are refused.
+      await rooms.close();
+      // Each connection's acks are flushed, then its transport is closed: the clients see
+      // "transport close" and reconnect by themselves (a server-side disconnect they never retry).
+      await closeConnections(io, CLOSE_CONNECTIONS_MS);
       await new Promise<void>((done) => {
         // io.close() also closes the HTTP server; "not running" (never listened) is fine.
         void io.close(() => done());
       });
+      await rooms.close(); // with several nodes, the disconnects of the connections just closed
       await fastify.close();
-      await rooms.close();
       await bots.close();
       await storage.close();
       if (cluster) {
@@ -233,6 +242,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   return { fastify, io, rooms, metrics, log, bots, metricsServer, close };
+}
+
+/** How long a stopping server waits for its connections to flush their acks and close. */
+const CLOSE_CONNECTIONS_MS = 3000;
+
+/**
+ * Closes every Engine.IO connection after its write buffer is sent (not a Socket.IO disconnect,
+ * which clients take as final); waits at most `timeoutMs`, then io.close() drops what is left.
+ */
+async function closeConnections(io: BaghServer, timeoutMs: number): Promise<void> {
+  const connections = new Set([...io.of('/').sockets.values()].map((socket) => socket.conn));
+  const closed = [...connections].map(
+    (connection) => new Promise<void>((done) => connection.once('close', () => done())),
+  );
+  for (const connection of connections) connection.close();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(closed),
+    new Promise<void>((done) => {
+      timer = setTimeout(done, timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** How long /healthz waits for the store before it says the store does not answer. */

@@ -17,9 +17,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(
-  opts: { dataDir?: string; options?: AppOptions; config?: Partial<Config> } = {},
-): Promise<TestServer> {
+export interface ServerOptions {
+  dataDir?: string;
+  options?: AppOptions;
+  config?: Partial<Config>;
+  /** The port to listen on (default: any free one), e.g. a stopped server's to start it again. */
+  port?: number;
+}
+
+export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = makeConfig({
     DATA_DIR: dataDir,
@@ -28,13 +34,20 @@ export async function startServer(
     ...opts.config,
   });
   const app = await buildApp(config, opts.options);
-  await app.fastify.listen({ port: 0, host: '127.0.0.1' });
+  await app.fastify.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const address = app.fastify.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
   return { app, url: `http://127.0.0.1:${address.port}`, dataDir, close: () => app.close() };
 }
 
 export const removeDir = (dir: string): void => rmSync(dir, { recursive: true, force: true });
+
+export interface ClientOptions {
+  /** Reconnect after a lost connection as a page does (quickly here); off by default. */
+  reconnect?: boolean;
+  /** Sent with the handshake (e.g. `x-forwarded-for`, to come from another address). */
+  headers?: Record<string, string>;
+}
 
 /** A client that records every room event it receives. */
 export class Client {
@@ -43,12 +56,13 @@ export class Client {
   readonly raw: string[] = [];
   #waiters: (() => void)[] = [];
 
-  /** `headers`: sent with the handshake (e.g. `x-forwarded-for`, to come from another address). */
-  constructor(url: string, headers?: Record<string, string>) {
+  constructor(url: string, { reconnect = false, headers }: ClientOptions = {}) {
     this.socket = io(url, {
       transports: ['websocket'],
       forceNew: true,
-      reconnection: false,
+      reconnection: reconnect,
+      reconnectionDelay: 100,
+      reconnectionDelayMax: 1000,
       ...(headers ? { extraHeaders: headers } : {}),
     });
     this.socket.on('room:event', (event: RoomEvent) => {
@@ -58,8 +72,8 @@ export class Client {
     });
   }
 
-  static async connect(url: string, headers?: Record<string, string>): Promise<Client> {
-    const client = new Client(url, headers);
+  static async connect(url: string, options?: ClientOptions): Promise<Client> {
+    const client = new Client(url, options);
     await new Promise<void>((resolve, reject) => {
       client.socket.once('connect', () => resolve());
       client.socket.once('connect_error', reject);
@@ -170,9 +184,9 @@ export interface PerTest {
   /** A temporary data directory, removed after the test. */
   dataDir(): string;
   /** A server, closed after the test (and its data directory removed, when it made its own). */
-  server(opts?: Parameters<typeof startServer>[0]): Promise<TestServer>;
+  server(opts?: ServerOptions): Promise<TestServer>;
   /** A connected client, closed after the test. */
-  client(url: string): Promise<Client>;
+  client(url: string, options?: ClientOptions): Promise<Client>;
   /** A client on each of `urls`, connected one after the other. */
   clients<const U extends readonly string[]>(...urls: U): Promise<{ -readonly [K in keyof U]: Client }>;
   /** A room on `url` (`body` added to the goat-side Bagh Chal request) with both seats taken. */
@@ -190,8 +204,8 @@ export function perTest(): PerTest {
   const defer = (step: Step): void => {
     steps.push(step);
   };
-  const client = async (url: string): Promise<Client> => {
-    const c = await Client.connect(url);
+  const client = async (url: string, options?: ClientOptions): Promise<Client> => {
+    const c = await Client.connect(url, options);
     defer(() => c.close());
     return c;
   };

@@ -13,7 +13,7 @@ const fixture = perTest();
 
 /** A connected client that comes from `address` (the server must trust the proxy header). */
 async function clientFrom(url: string, address: string): Promise<Client> {
-  const client = await Client.connect(url, { 'x-forwarded-for': address });
+  const client = await Client.connect(url, { headers: { 'x-forwarded-for': address } });
   fixture.defer(() => client.close());
   return client;
 }
@@ -227,7 +227,7 @@ describe('sockets per address', () => {
     const server = await fixture.server({ config: { TRUST_PROXY: true, MAX_SOCKETS_PER_ADDRESS: 5 } });
     const open: Client[] = [];
     for (let i = 0; i < 5; i++) open.push(await clientFrom(server.url, '203.0.113.9'));
-    const refused = new Client(server.url, { 'x-forwarded-for': '203.0.113.9' });
+    const refused = new Client(server.url, { headers: { 'x-forwarded-for': '203.0.113.9' } });
     fixture.defer(() => refused.close());
     const error = await new Promise<Error & { data?: unknown }>((resolve) =>
       refused.socket.once('connect_error', resolve),

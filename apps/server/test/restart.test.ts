@@ -2,7 +2,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
-import { createRoom, getSnapshot, movesSeen, perTest, playMoves, sleep } from './helpers.js';
+import { openSqliteStorage } from '../src/storage/sqlite.js';
+import type { RoomStorage } from '../src/storage/types.js';
+import {
+  type Client,
+  createRoom,
+  getSnapshot,
+  movesSeen,
+  perTest,
+  playMoves,
+  sleep,
+  waitUntil,
+} from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 
 const fixture = perTest();
@@ -18,7 +29,8 @@ describe('nothing is lost when the server stops', () => {
     await playMoves(seated, BAGH_CHAL_TIGER_WIN.slice(0, half));
     const before = await getSnapshot(first.url, roomId);
     await first.close();
-    expect(goat.socket.connected).toBe(false);
+    // The transport closes after the acks are flushed; the client hears of it a moment later.
+    await waitUntil(() => !goat.socket.connected);
 
     const second = await fixture.server({ dataDir });
     const after = await getSnapshot(second.url, roomId);
@@ -81,6 +93,115 @@ describe('nothing is lost when the server stops', () => {
     });
   });
 });
+
+/** A store whose next append waits until released: a command caught in flight. */
+function holdingNextAppend(inner: RoomStorage) {
+  let hold = false;
+  let entered!: () => void;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const storage = new Proxy(inner, {
+    get(target, key) {
+      if (key === 'append') {
+        return async (...args: Parameters<RoomStorage['append']>) => {
+          if (hold) {
+            hold = false;
+            entered();
+            await released;
+          }
+          return target.append(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return {
+    storage,
+    holdNext: () => {
+      hold = true;
+    },
+    held,
+    release,
+  };
+}
+
+describe('a graceful stop', () => {
+  it('acks the move in flight, records nobody as gone, and the clients reconnect by themselves', async () => {
+    const dataDir = fixture.dataDir();
+    const file = join(dataDir, 'bagh.sqlite');
+    const store = holdingNextAppend(openSqliteStorage(file));
+    const first = await fixture.server({ dataDir, options: { storage: store.storage } });
+    const port = Number(new URL(first.url).port);
+    const created = await createRoom(first.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const goat = await fixture.client(first.url, { reconnect: true });
+    const tiger = await fixture.client(first.url, { reconnect: true });
+    const watcher = await fixture.client(first.url, { reconnect: true });
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    await watcher.request('room:join', { roomId });
+    const clients = { goat, tiger, watcher };
+    await playMoves({ roomId, ...clients }, BAGH_CHAL_TIGER_WIN.slice(0, 2));
+    const reasons = Object.values(clients).map((client) => disconnectReason(client));
+
+    // The goat's move is being stored when the stop begins: it is finished and acked.
+    store.holdNext();
+    const acked = goat.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[2], ply: 2 });
+    await store.held;
+    const stopped = first.close();
+    // A command that arrives once the stop has begun is refused, typed: it may be sent again.
+    const late = await tiger.request('chat:send', { roomId, channel: 'players', text: 'too late' });
+    expect(late).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    store.release();
+    const ack = await acked;
+    expect(ack).toMatchObject({ ok: true });
+    await stopped;
+    // Closed transports, which Socket.IO clients retry ("io server disconnect" they would not).
+    expect(await Promise.all(reasons)).toEqual(['transport close', 'transport close', 'transport close']);
+
+    // Nothing was stored after the move: nobody counts as gone, no countdown started.
+    const reader = openSqliteStorage(file);
+    const record = await reader.loadRoom(roomId);
+    await reader.close();
+    expect(record?.version).toBe(ack.version);
+
+    // Started again on the same port: every client is back without being told to.
+    const second = await fixture.server({ dataDir, port });
+    await Promise.all(Object.values(clients).map((client) => connected(client)));
+    const back = await goat.request('room:join', {
+      roomId,
+      seatToken: created.seatToken,
+      since: ack.version,
+    });
+    expect(back).toMatchObject({ ok: true, role: 'goat' });
+    expect(back.snapshot.moves).toEqual(BAGH_CHAL_TIGER_WIN.slice(0, 3));
+    await tiger.request('room:join', { roomId, seatToken: claimed.seatToken, since: ack.version });
+    await watcher.request('room:join', { roomId, since: ack.version });
+    const next = await tiger.request('move', { roomId, move: BAGH_CHAL_TIGER_WIN[3], ply: 3 });
+    expect(next).toMatchObject({ ok: true });
+    await watcher.waitFor((event) => event.type === 'move' && event.move === BAGH_CHAL_TIGER_WIN[3]);
+    expect((await getSnapshot(second.url, roomId)).seats).toEqual({
+      tiger: { taken: true, connected: true },
+      goat: { taken: true, connected: true },
+    });
+  });
+});
+
+/** The reason of the client's next disconnect. */
+const disconnectReason = (client: Client): Promise<string> =>
+  new Promise((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
+
+/** Resolves once the client is connected again. */
+const connected = (client: Client): Promise<void> =>
+  client.socket.connected
+    ? Promise.resolve()
+    : new Promise((resolve) => client.socket.once('connect', () => resolve()));
 
 describe('re-joining with since', () => {
   it('replays a contiguous gap, or sends the snapshot alone when the gap is not held', async () => {

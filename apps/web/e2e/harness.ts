@@ -43,7 +43,15 @@ function requireBuiltParts(): void {
 export interface Harness {
   readonly base: string;
   readonly browser: Browser;
+  /** Everything every server process of this harness wrote. */
   readonly log: () => string;
+  /**
+   * Stops the server process with `signal` (SIGTERM: a graceful stop; SIGKILL: a crash); resolves
+   * with its exit code (null when a signal ended it).
+   */
+  stopServer(signal: 'SIGTERM' | 'SIGKILL'): Promise<number | null>;
+  /** Starts the server again on the same port and data directory; resolves once it is healthy. */
+  startServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,32 +62,55 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const dataDir = mkdtempSync(join(tmpdir(), 'bagh-e2e-'));
   const base = `http://127.0.0.1:${port}`;
   let log = '';
-  const server: ChildProcess = spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIST,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout?.on('data', (d) => (log += d));
-  server.stderr?.on('data', (d) => (log += d));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode}):\n${log}`);
-    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${log}`);
-    const healthy = await fetch(`${base}/healthz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (healthy) break;
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  let server: ChildProcess | null = null;
+
+  const startServer = async (): Promise<void> => {
+    const started = spawn(process.execPath, [SERVER], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        WEB_DIST,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server = started;
+    started.stdout?.on('data', (d) => (log += d));
+    started.stderr?.on('data', (d) => (log += d));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (started.exitCode !== null) throw new Error(`server exited (${started.exitCode}):\n${log}`);
+      if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${log}`);
+      const healthy = await fetch(`${base}/healthz`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (healthy) break;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  };
+
+  /** Sends `signal` and waits for the exit; a server still there after 10 s is killed. */
+  const stopServer = async (signal: 'SIGTERM' | 'SIGKILL'): Promise<number | null> => {
+    const running = server;
+    server = null;
+    if (!running) return null;
+    if (running.exitCode !== null || running.signalCode !== null) return running.exitCode;
+    const exited = new Promise((r) => running.once('exit', r));
+    running.kill(signal);
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (running.exitCode === null && running.signalCode === null) {
+      running.kill('SIGKILL');
+      await exited;
+    }
+    return running.exitCode;
+  };
+
+  await startServer();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -95,14 +126,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     base,
     browser,
     log: () => log,
+    stopServer,
+    startServer,
     async close() {
       await browser.close();
-      if (server.exitCode === null) {
-        const exited = new Promise((r) => server.once('exit', r));
-        server.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (server.exitCode === null) server.kill('SIGKILL');
-      }
+      await stopServer('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

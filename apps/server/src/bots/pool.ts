@@ -9,6 +9,7 @@
  * With `workers: 0` the search runs inline (tests, tiny deployments).
  */
 import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { type BotMoveReply, type BotMoveRequest, botMove, LEVEL_SETTINGS, Searcher } from '@bagh/engine';
 import type { Logger } from 'pino';
@@ -56,6 +57,23 @@ interface Slot {
   readonly stop: Int32Array;
   job: Job | null;
   timer: NodeJS.Timeout | undefined;
+}
+
+/** How long a closing pool waits for a stopped search to answer, and then for the worker to settle. */
+const WORKER_STOP_MS = 1000;
+const WORKER_SETTLE_MS = 50;
+
+/** Resolves at the worker's next message or exit, or after `timeoutMs`. */
+function idle(worker: Worker, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', done).off('exit', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    worker.once('message', done).once('exit', done);
+  });
 }
 
 const WORKER_PATH = createRequire(import.meta.url).resolve('@bagh/engine/node-worker');
@@ -146,8 +164,17 @@ export class BotPool {
     await Promise.all(
       this.#slots.map(async (slot) => {
         clearTimeout(slot.timer);
-        slot.job?.settle({ error });
+        const job = slot.job;
         slot.job = null;
+        job?.settle({ error });
+        // Node 20 can abort the whole process when a worker is terminated while V8 still
+        // optimizes its hot search code on a background thread: stop the search, let the
+        // worker go idle, then end it.
+        if (job) {
+          Atomics.store(slot.stop, 0, job.id);
+          await idle(slot.worker, WORKER_STOP_MS);
+        }
+        await sleep(WORKER_SETTLE_MS);
         await slot.worker.terminate();
       }),
     );

@@ -244,8 +244,14 @@ export class RoomManager {
 
   /** Runs a command in the room's turn; NOT_FOUND for an unknown room. */
   async dispatch(roomId: string, command: Command, settle?: Settle): Promise<Reduction> {
-    if (this.#closing && command.type !== 'disconnect') {
-      return { ok: false, error: roomError('UNAVAILABLE', 'the server is restarting; try again') };
+    if (this.#closing) {
+      if (command.type !== 'disconnect') {
+        return { ok: false, error: roomError('UNAVAILABLE', 'the server is restarting; try again') };
+      }
+      // A stop is not a leave: on one node the rooms load again with nobody here until each
+      // player re-joins, so no abandonment countdown starts. Several nodes must still learn
+      // that this node's sockets are gone (their players re-join on another node).
+      if (!this.#env.sharedPresence) return this.#unrecorded(roomId, settle);
     }
     let room: Room | null;
     try {
@@ -261,6 +267,16 @@ export class RoomManager {
     return room.dispatch(command, settle);
   }
 
+  /** A disconnect during a stop on one node: answered as a no-op, nothing stored. */
+  #unrecorded(roomId: string, settle: Settle | undefined): Promise<Reduction> {
+    const room = this.#rooms.get(roomId);
+    if (!room) return Promise.resolve({ ok: false, error: roomError('NOT_FOUND', `no room ${roomId} here`) });
+    const { state } = room;
+    const result: Reduction = { ok: true, value: { state, events: [], version: state.version } };
+    settle?.(result, room);
+    return Promise.resolve(result);
+  }
+
   /** Drops empty rooms that have been idle for `idleMs` (they reload from storage on demand). */
   sweep(now: number): number {
     let evicted = 0;
@@ -274,7 +290,10 @@ export class RoomManager {
     return evicted;
   }
 
-  /** Refuses new commands and waits for the queued ones. */
+  /**
+   * Refuses new commands and waits for the queued ones. Called again, it waits for those queued
+   * since (with several nodes, the disconnects of the sockets closed meanwhile).
+   */
   async close(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#sweeper);

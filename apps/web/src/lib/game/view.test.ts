@@ -4,6 +4,7 @@ import { snapshotFixture } from '../test-fixtures.js';
 import { gameAtPly, moverOf } from './replay.js';
 import {
   boardModel,
+  boardWithWaitingMove,
   capturedText,
   chosenOptions,
   errorText,
@@ -16,6 +17,16 @@ import {
 const base = snapshotFixture({ spectators: 2 });
 
 describe('view', () => {
+  it('shows a waiting move played, with nothing more to click; none for a move that does not play', () => {
+    const waiting = boardWithWaitingMove(base, 'goat', false, 'G@c3')!;
+    const before = boardModel(base, 'goat', false)!;
+    expect(waiting.goats.reduce((a, b) => a + b, 0)).toBe(before.goats.reduce((a, b) => a + b, 0) + 1);
+    expect(waiting.ply).toBe(1);
+    expect(waiting.viewOnly).toBe(true);
+    expect(waiting.moves).toEqual([]);
+    expect(boardWithWaitingMove(base, 'goat', false, 'a1-b1')).toBeNull(); // a goat's turn
+  });
+
   it('hints moves only to the side to move, and flips for the tiger player', () => {
     expect(boardModel(base, 'goat', false)?.moves).toHaveLength(21);
     expect(boardModel(base, 'goat', false)?.flipped).toBe(false);

@@ -24,6 +24,7 @@ import {
   VARIANT_RULES,
   type Variant,
 } from '@bagh/rules';
+import type { ConnectionStatus } from '../net/connection.svelte.js';
 
 export interface BoardModel {
   readonly kind: BoardKind;
@@ -163,6 +164,31 @@ export function boardModel(snapshot: Snapshot, role: Role | null, flipOverride: 
 }
 
 /**
+ * The board of a player whose move waits for the connection: the move shown played, nothing
+ * more to do until the server confirms it (or refuses it, and the snapshot's board is back);
+ * null when the move does not play from the snapshot.
+ */
+export function boardWithWaitingMove(
+  snapshot: Snapshot,
+  role: Role | null,
+  flipOverride: boolean,
+  move: string,
+): BoardModel | null {
+  const position = positionOf(snapshot);
+  const game = position ? createGame(snapshot.variant, snapshot.options, position) : null;
+  const played = game?.ok ? playMoveTexts(game.value, [move]) : null;
+  if (!played?.ok) return null;
+  return modelOf(snapshot.variant, played.value.position, {
+    mine: role === 'tiger' || role === 'goat' ? role : null,
+    moves: [],
+    lastMove: played.value.moves.at(-1) ?? null,
+    ply: snapshot.moves.length + 1,
+    viewOnly: true,
+    flip: flipOverride,
+  });
+}
+
+/**
  * A game held in the browser (offline play), seen by the `mine` player: their legal moves while
  * `canMove` (their turn, the game on), none otherwise.
  */
@@ -227,6 +253,15 @@ export const ERROR_TEXT: { readonly [C in ErrorCode]: string } = {
   NOT_ALLOWED: 'You cannot do that here.',
   INTERNAL: 'The server had a problem.',
   UNAVAILABLE: 'The game could not be saved; try again.',
+};
+
+/** The room's connection indicator, by GameConnection status. */
+export const CONNECTION_TEXT: { readonly [S in ConnectionStatus]: string } = {
+  connecting: 'Connecting…',
+  online: 'Online',
+  'back-online': 'Back online',
+  reconnecting: 'Reconnecting…',
+  offline: 'Offline',
 };
 
 /** A short human message for an error code (unknown codes fall back to the server's text). */

@@ -3,11 +3,18 @@
  * methods (join, claim, move). The server snapshot is replaced wholesale, never merged, and
  * events are applied strictly in version order: a version ≤ the current one is dropped, a
  * gap triggers a re-join with `since`, and every (re)connect re-joins.
+ *
+ * It never gives up: after any loss (a server stopped or gone, a network drop, a sleeping
+ * laptop) it reconnects with a jittered backoff, at once when the browser comes back online or
+ * the page is shown again, and re-joins with the seat token and `since`. A move made while the
+ * connection is down waits and is sent once the page is back (at the same ply, unless the
+ * re-join shows it was played or the game moved on): never lost silently, never played twice.
  */
 import type {
   ChatChannel,
   ChatMessage,
   ClientToServerEvents,
+  ErrorCode,
   ErrorInfo,
   Role,
   RoomEvent,
@@ -15,12 +22,48 @@ import type {
   ServerToClientEvents,
   Snapshot,
 } from '@bagh/protocol';
-import type { Side } from '@bagh/rules';
+import { makeMove, parseMove, type Side } from '@bagh/rules';
 import { io, type Socket } from 'socket.io-client';
 import { localTokens, type TokenStore } from './seats.js';
 
-export type ConnectionStatus = 'connecting' | 'online' | 'offline';
+/**
+ * What the connection is doing: `connecting` (the first time), `online` (joined, in sync),
+ * `back-online` (joined again after a loss, for a few seconds), `reconnecting` (lost, trying),
+ * `offline` (the browser says it has no network; it tries again once it has).
+ */
+export type ConnectionStatus = 'connecting' | 'online' | 'back-online' | 'reconnecting' | 'offline';
 type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * Reconnection backoff: the first try after 0.5–1.5 s, then doubling up to 2.5–7.5 s (±50 %
+ * jitter), so that the pages of a restarted server do not all come back in the same instant.
+ */
+export const RECONNECT = { delayMs: 1000, maxDelayMs: 5000, jitter: 0.5 } as const;
+/** How long "Back online" shows before "Online". */
+export const BACK_ONLINE_MS = 3000;
+/** A page hidden at least this long re-joins when shown again (it may have slept). */
+const RESYNC_AFTER_HIDDEN_MS = 5000;
+
+/** A delay drawn from RECONNECT's first step: for the reconnects Socket.IO does not do itself. */
+const jitteredDelay = (): number =>
+  RECONNECT.delayMs * (1 - RECONNECT.jitter + 2 * RECONNECT.jitter * Math.random());
+
+/** Refusals of a re-join that may pass a moment later. */
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['UNAVAILABLE', 'INTERNAL', 'RATE_LIMITED', 'STALE']);
+
+/** The move this page made and the server has not confirmed yet. */
+interface OutgoingMove {
+  readonly text: string;
+  /** The number of moves played when it was made: a resend carries the same. */
+  readonly ply: number;
+  /** Emitted and awaiting its ack; false while it waits for the connection. */
+  readonly sent: boolean;
+  /** How many times the server answered UNAVAILABLE (it could not store it; nothing changed). */
+  readonly unavailable: number;
+}
+
+/** A move the server could not store is tried again this many times before it is refused. */
+const UNAVAILABLE_RETRIES = 3;
 
 export interface ConnectionOptions {
   /** Server origin; the page's own by default. */
@@ -32,7 +75,7 @@ export interface ConnectionOptions {
 }
 
 /** A client-side error: a protocol code plus the server's message. */
-export type ClientError = ErrorInfo | { code: 'TIMEOUT' | 'OFFLINE'; message: string };
+export type ClientError = ErrorInfo | { code: 'TIMEOUT' | 'OFFLINE' | 'NOT_SENT'; message: string };
 
 export class GameConnection {
   readonly roomId: string;
@@ -44,7 +87,7 @@ export class GameConnection {
   #role = $state<Role | null>(null);
   #status = $state<ConnectionStatus>('connecting');
   #error = $state.raw<ClientError | null>(null);
-  #pending = $state(false);
+  #outbox = $state.raw<OutgoingMove | null>(null);
   #chat = $state.raw<ChatMessage[]>([]);
   /** The room a rematch seated this browser in (from `seat:assigned`). */
   #rematchRoom = $state<string | null>(null);
@@ -52,6 +95,15 @@ export class GameConnection {
   #offset = $state(0);
   #joining = false;
   #joinSeq = 0;
+  /** The connection was lost since the last join: the next join is a return ("Back online"). */
+  #lost = false;
+  #closed = false;
+  /** Set while this page restarts its own socket (its disconnect needs no reconnect scheduled). */
+  #restarting = false;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #backOnlineTimer: ReturnType<typeof setTimeout> | undefined;
+  #hiddenSince: number | null = null;
+  #joinFailure: ClientError | null = null;
   #unbind: (() => void)[] = [];
   #listeners = new Set<(event: RoomEvent) => void>();
 
@@ -65,17 +117,16 @@ export class GameConnection {
         transports: ['websocket', 'polling'],
         autoConnect: false,
         reconnection: true,
+        reconnectionAttempts: Number.POSITIVE_INFINITY,
+        reconnectionDelay: RECONNECT.delayMs,
+        reconnectionDelayMax: RECONNECT.maxDelayMs,
+        randomizationFactor: RECONNECT.jitter,
       });
-    this.#on('connect', () => {
-      this.#status = 'online';
-      this.join();
-    });
-    this.#on('disconnect', () => {
-      this.#status = 'offline';
-      this.#joining = false;
-    });
+    this.#on('connect', () => this.join());
+    this.#on('disconnect', () => this.#onLost());
     this.#on('connect_error', () => {
-      this.#status = 'offline';
+      if (this.#status !== 'connecting') this.#status = this.#downStatus();
+      if (!this.#socket.active) this.#retrySoon(); // refused outright: Socket.IO will not retry
     });
     this.#on('room:event', (event: RoomEvent) => this.#receive(event));
     this.#on('chat:message', (message: ChatMessage) => {
@@ -85,6 +136,13 @@ export class GameConnection {
       this.#tokens.set(assigned.roomId, assigned.seatToken);
       this.#rematchRoom = assigned.roomId;
     });
+    // The network changed: the old connection may be dead without knowing it; start afresh.
+    this.#listen(globalThis.window, 'online', () => this.#reconnectNow());
+    this.#listen(globalThis.window, 'offline', () => {
+      this.#lost = true;
+      this.#status = 'offline';
+    });
+    this.#listen(globalThis.document, 'visibilitychange', () => this.#onVisibility());
   }
 
   /** The chat this browser may read, oldest first. */
@@ -111,13 +169,22 @@ export class GameConnection {
   get status(): ConnectionStatus {
     return this.#status;
   }
+  /** Joined and in sync: what the page shows is live (presence included) and intents go out. */
+  get connected(): boolean {
+    return this.#status === 'online' || this.#status === 'back-online';
+  }
   /** The last failed intent, until the next intent or dismissError(). */
   get lastError(): ClientError | null {
     return this.#error;
   }
-  /** A move is awaiting its ack. */
+  /** A move is on its way: awaiting its ack, or the connection to be sent. */
   get pending(): boolean {
-    return this.#pending;
+    return this.#outbox !== null;
+  }
+  /** The move waiting for the connection to come back, if any (sent once the page is back). */
+  get waitingMove(): string | null {
+    const outgoing = this.#outbox;
+    return outgoing && !outgoing.sent ? outgoing.text : null;
   }
   get version(): number {
     return this.#snapshot?.version ?? -1;
@@ -131,6 +198,9 @@ export class GameConnection {
 
   /** Closes the socket and unbinds every handler. */
   close(): void {
+    this.#closed = true;
+    clearTimeout(this.#retryTimer);
+    clearTimeout(this.#backOnlineTimer);
     for (const off of this.#unbind) off();
     this.#unbind = [];
     this.#listeners.clear();
@@ -160,19 +230,29 @@ export class GameConnection {
       ...(since !== undefined ? { since } : {}),
     };
     this.#socket.timeout(this.#ackTimeoutMs).emit('room:join', request, (timeout, reply) => {
-      if (seq !== this.#joinSeq) return; // superseded by a later join
+      if (seq !== this.#joinSeq) return; // superseded by a later join, or the connection was lost
       this.#joining = false;
-      if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
-      if (!reply.ok) return this.#fail(reply.error);
+      // No answer on an open connection: it may be dead (a laptop that slept); start afresh.
+      if (timeout) return this.#reconnectNow();
+      if (!reply.ok) {
+        if (this.#snapshot && RETRYABLE.has(reply.error.code)) this.#rejoinSoon();
+        this.#joinFailure = reply.error;
+        return this.#fail(reply.error);
+      }
       this.#role = reply.role;
       this.#chat = reply.chat ?? [];
       this.#replace(reply.snapshot);
       for (const event of reply.events ?? []) this.#receive(event);
+      this.#joined();
     });
   }
 
   /** Takes a free seat. */
   claim(side: Side): void {
+    if (!this.connected) {
+      this.#fail({ code: 'OFFLINE', message: 'Not connected; try again once back online.' });
+      return;
+    }
     this.#error = null;
     this.#socket
       .timeout(this.#ackTimeoutMs)
@@ -185,22 +265,21 @@ export class GameConnection {
       });
   }
 
-  /** Sends a move in RULES.md move text; the server judges it. */
+  /**
+   * Sends a move in RULES.md move text; the server judges it. While the connection is down the
+   * move waits and goes out once the page has re-joined.
+   */
   move(text: string): void {
     const snapshot = this.#snapshot;
     if (!snapshot) return;
-    if (this.#status !== 'online') {
-      this.#fail({ code: 'OFFLINE', message: 'Not connected; the move was not sent.' });
+    if (this.#outbox) {
+      this.#fail({ code: 'NOT_SENT', message: 'Your last move is still on its way.' });
       return;
     }
     this.#error = null;
-    this.#pending = true;
-    const request = { roomId: this.roomId, move: text, ply: snapshot.moves.length };
-    this.#socket.timeout(this.#ackTimeoutMs).emit('move', request, (timeout, reply) => {
-      this.#pending = false;
-      if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
-      if (!reply.ok) return this.#fail(reply.error);
-    });
+    const outgoing = { text, ply: snapshot.moves.length, sent: false, unavailable: 0 };
+    this.#outbox = outgoing;
+    if (this.connected) this.#send(outgoing);
   }
 
   resign(): void {
@@ -233,7 +312,7 @@ export class GameConnection {
 
   /** A game command: acked, its failure shown as `lastError`. */
   #command(event: string, payload: object): void {
-    if (this.#status !== 'online') {
+    if (!this.connected) {
       this.#fail({ code: 'OFFLINE', message: 'Not connected.' });
       return;
     }
@@ -251,6 +330,127 @@ export class GameConnection {
       if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
       if (!reply.ok && reply.error) this.#fail(reply.error);
     });
+  }
+
+  /** Emits the move; each attempt is a new object, so only the latest one's ack counts. */
+  #send(move: OutgoingMove): void {
+    const outgoing = { ...move, sent: true };
+    this.#outbox = outgoing;
+    const request = { roomId: this.roomId, move: outgoing.text, ply: outgoing.ply };
+    this.#socket.timeout(this.#ackTimeoutMs).emit('move', request, (timeout, reply) => {
+      if (this.#outbox !== outgoing) return; // settled or sent again meanwhile
+      if (timeout) {
+        // Lost on the way or just slow: the next join shows whether it was played.
+        this.#outbox = { ...outgoing, sent: false };
+        if (this.connected) this.join();
+        return;
+      }
+      if (!reply.ok && reply.error.code === 'UNAVAILABLE' && outgoing.unavailable < UNAVAILABLE_RETRIES) {
+        // Not stored, nothing changed (a store fault, a server restarting): again after a while.
+        this.#outbox = { ...outgoing, sent: false, unavailable: outgoing.unavailable + 1 };
+        this.#rejoinSoon();
+        return;
+      }
+      this.#outbox = null;
+      if (!reply.ok) this.#fail(reply.error);
+    });
+  }
+
+  /**
+   * After a join, the move that waited for it: already played (its ack was lost) → done; the
+   * game moved on without it → refused, the board shows the server's; else sent, same ply.
+   */
+  #settleOutbox(snapshot: Snapshot): void {
+    const outgoing = this.#outbox;
+    if (!outgoing || outgoing.sent) return;
+    if (snapshot.moves.length > outgoing.ply) {
+      this.#outbox = null;
+      if (!sameMove(snapshot.moves[outgoing.ply], outgoing.text)) {
+        this.#fail({ code: 'NOT_SENT', message: 'The game moved on meanwhile; your move was not played.' });
+      }
+      return;
+    }
+    this.#send(outgoing);
+  }
+
+  /** Joined (again): live from now on, and the move that waited goes out. */
+  #joined(): void {
+    clearTimeout(this.#backOnlineTimer);
+    if (this.#lost) {
+      this.#lost = false;
+      this.#status = 'back-online';
+      this.#backOnlineTimer = setTimeout(() => {
+        if (this.#status === 'back-online') this.#status = 'online';
+      }, BACK_ONLINE_MS);
+    } else {
+      this.#status = 'online';
+    }
+    // What the loss caused is over: an intent refused offline, a re-join refused meanwhile.
+    if (this.#error?.code === 'OFFLINE' || this.#error === this.#joinFailure) this.#error = null;
+    this.#joinFailure = null;
+    if (this.#snapshot) this.#settleOutbox(this.#snapshot);
+  }
+
+  #onLost(): void {
+    if (this.#closed) return;
+    this.#joinSeq++; // a join in flight is answered by nobody now
+    this.#joining = false;
+    this.#lost = true;
+    this.#status = this.#downStatus();
+    // A move awaiting its ack will get none on this connection: the re-join settles it.
+    if (this.#outbox?.sent) this.#outbox = { ...this.#outbox, sent: false };
+    // The server ended the session ("io server disconnect"): Socket.IO leaves that to the page.
+    if (!this.#socket.active && !this.#restarting) this.#retrySoon();
+  }
+
+  #downStatus(): ConnectionStatus {
+    return globalThis.navigator?.onLine === false ? 'offline' : 'reconnecting';
+  }
+
+  /** Reconnects after a jittered delay (many pages lost at once must not return at once). */
+  #retrySoon(): void {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => {
+      if (!this.#closed && !this.#socket.connected && !this.#socket.active) this.#socket.connect();
+    }, jitteredDelay());
+  }
+
+  /**
+   * Something the server could not serve now (a store fault, a stop): a re-join after a while,
+   * which also settles the move that waits.
+   */
+  #rejoinSoon(): void {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => {
+      if (!this.#closed && this.#socket.connected) this.join();
+    }, 2 * jitteredDelay());
+  }
+
+  /** Drops the socket's current attempt and connects afresh, now (the network is back). */
+  #reconnectNow(): void {
+    if (this.#closed) return;
+    clearTimeout(this.#retryTimer);
+    this.#restarting = true;
+    try {
+      this.#socket.disconnect();
+    } finally {
+      this.#restarting = false;
+    }
+    this.#status = this.#downStatus();
+    this.#socket.connect();
+  }
+
+  /** Shown again after a while hidden: back at once if down, else re-join (it may have slept). */
+  #onVisibility(): void {
+    const doc = globalThis.document;
+    if (doc.visibilityState === 'hidden') {
+      this.#hiddenSince = Date.now();
+      return;
+    }
+    const hiddenFor = this.#hiddenSince === null ? 0 : Date.now() - this.#hiddenSince;
+    this.#hiddenSince = null;
+    if (!this.#socket.connected) this.#reconnectNow();
+    else if (this.connected && hiddenFor >= RESYNC_AFTER_HIDDEN_MS) this.join();
   }
 
   #receive(event: RoomEvent): void {
@@ -276,6 +476,12 @@ export class GameConnection {
     this.#error = error;
   }
 
+  #listen(target: EventTarget | undefined, name: string, handler: () => void): void {
+    if (!target) return; // not in a browser
+    target.addEventListener(name, handler);
+    this.#unbind.push(() => target.removeEventListener(name, handler));
+  }
+
   #on(name: string, handler: (...args: never[]) => void): void {
     const socket = this.#socket as unknown as {
       on(n: string, h: (...a: never[]) => void): void;
@@ -284,4 +490,11 @@ export class GameConnection {
     socket.on(name, handler);
     this.#unbind.push(() => socket.off(name, handler));
   }
+}
+
+/** Two spellings of one move (the server answers with its canonical text). */
+function sameMove(played: string | undefined, text: string): boolean {
+  if (played === undefined) return false;
+  const parsed = parseMove(text);
+  return played === (parsed.ok ? makeMove(parsed.value) : text);
 }

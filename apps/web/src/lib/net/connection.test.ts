@@ -1,17 +1,23 @@
 import type { RoomEvent, Snapshot } from '@bagh/protocol';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { snapshotFixture } from '../test-fixtures.js';
-import { GameConnection } from './connection.svelte.js';
+import { BACK_ONLINE_MS, GameConnection, RECONNECT } from './connection.svelte.js';
 import type { TokenStore } from './seats.js';
 
 type Handler = (...args: never[]) => void;
 type Ack = (err: Error | null, reply?: unknown) => void;
 
-/** A socket.io-client stand-in: records emits, lets the test fire server events and acks. */
+/**
+ * A socket.io-client stand-in: records emits, lets the test fire server events and acks, and
+ * loses its connection the ways a real one does (`active`: Socket.IO itself will reconnect).
+ */
 class FakeSocket {
   handlers = new Map<string, Set<Handler>>();
   emitted: { name: string; request: Record<string, unknown>; ack: Ack }[] = [];
   connected = false;
+  active = false;
+  connects = 0;
+  #unanswered = new Set<Ack>();
   on(name: string, h: Handler) {
     if (!this.handlers.has(name)) this.handlers.set(name, new Set());
     this.handlers.get(name)!.add(h);
@@ -25,22 +31,48 @@ class FakeSocket {
     for (const h of this.handlers.get(name) ?? []) (h as (...a: unknown[]) => void)(...args);
   }
   connect() {
+    this.connects++;
+    this.active = true;
     this.connected = true;
     this.fire('connect');
   }
   disconnect() {
+    this.active = false;
+    this.#lose('io client disconnect');
+  }
+  /** The transport closed (a server restart, a network drop): Socket.IO retries by itself. */
+  drop() {
+    this.#lose('transport close');
+  }
+  /** The server ended the session: Socket.IO leaves the reconnect to the page. */
+  serverDisconnect() {
+    this.active = false;
+    this.#lose('io server disconnect');
+  }
+  #lose(reason: string) {
+    if (!this.connected) return;
     this.connected = false;
-    this.fire('disconnect');
+    this.fire('disconnect', reason);
+    // As Socket.IO does: acks awaited on the lost connection fail at once.
+    for (const ack of [...this.#unanswered]) ack(new Error('socket has been disconnected'));
   }
   timeout() {
     return {
       emit: (name: string, request: Record<string, unknown>, ack: Ack) => {
-        this.emitted.push({ name, request, ack });
+        const once: Ack = (err, reply) => {
+          if (!this.#unanswered.delete(once)) return;
+          ack(err, reply);
+        };
+        this.#unanswered.add(once);
+        this.emitted.push({ name, request, ack: once });
       },
     };
   }
   last(name: string) {
     return [...this.emitted].reverse().find((e) => e.name === name)!;
+  }
+  count(name: string) {
+    return this.emitted.filter((e) => e.name === name).length;
   }
 }
 
@@ -58,24 +90,44 @@ const event = (version: number, moves: string[] = []): RoomEvent => ({
   snapshot: snap(version, moves),
 });
 
+const opened: GameConnection[] = [];
+afterEach(() => {
+  for (const conn of opened.splice(0)) conn.close();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
 function setup(token?: string) {
   const socket = new FakeSocket();
   const saved = new Map<string, string>(token ? [['room-abc', token]] : []);
   const tokens: TokenStore = { get: (r) => saved.get(r), set: (r, t) => void saved.set(r, t) };
   const conn = new GameConnection('room-abc', { socket: socket as never, tokens });
+  opened.push(conn);
   return { socket, conn, saved };
+}
+
+const TOKEN = 't'.repeat(24);
+
+/** A goat player joined at `version` with `moves` played. */
+function seatedGoat(version = 2, moves: string[] = []) {
+  const t = setup(TOKEN);
+  t.conn.connect();
+  t.socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(version, moves) });
+  return t;
 }
 
 describe('GameConnection', () => {
   it('joins on connect with the stored seat token and takes the reply snapshot', () => {
-    const { socket, conn } = setup('t'.repeat(24));
+    const { socket, conn } = setup(TOKEN);
     conn.connect();
-    expect(conn.status).toBe('online');
+    expect(conn.status).toBe('connecting');
     const join = socket.last('room:join');
-    expect(join.request).toEqual({ roomId: 'room-abc', seatToken: 't'.repeat(24) });
+    expect(join.request).toEqual({ roomId: 'room-abc', seatToken: TOKEN });
     join.ack(null, { ok: true, role: 'tiger', snapshot: snap(3) });
     expect(conn.role).toBe('tiger');
     expect(conn.version).toBe(3);
+    expect(conn.status).toBe('online');
+    expect(conn.connected).toBe(true);
   });
 
   it('applies the next version, drops old ones, re-joins with since on a gap', () => {
@@ -110,8 +162,8 @@ describe('GameConnection', () => {
     const { socket, conn } = setup();
     conn.connect();
     socket.last('room:join').ack(null, { ok: true, role: 'spectator', snapshot: snap(7) });
-    socket.disconnect();
-    expect(conn.status).toBe('offline');
+    socket.drop();
+    expect(conn.status).toBe('reconnecting');
     socket.connect();
     expect(socket.last('room:join').request).toEqual({ roomId: 'room-abc', since: 7 });
   });
@@ -133,17 +185,202 @@ describe('GameConnection', () => {
     expect(conn.lastError?.code).toBe('NOT_YOUR_TURN');
   });
 
-  it('reports a timed-out ack and refuses moves while offline', () => {
-    const { socket, conn } = setup();
-    conn.connect();
-    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(0) });
-    conn.move('c3');
+  it('says what is happening: Reconnecting…, Back online for a moment, then Online', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = seatedGoat(5);
+    socket.drop();
+    expect(conn.status).toBe('reconnecting');
+    expect(conn.connected).toBe(false);
+    socket.connect(); // Socket.IO's own reconnect
+    expect(conn.status).toBe('reconnecting'); // connected, not yet re-joined
+    const rejoin = socket.last('room:join');
+    expect(rejoin.request).toEqual({ roomId: 'room-abc', seatToken: TOKEN, since: 5 });
+    rejoin.ack(null, { ok: true, role: 'goat', snapshot: snap(6) });
+    expect(conn.status).toBe('back-online');
+    expect(conn.connected).toBe(true);
+    vi.advanceTimersByTime(BACK_ONLINE_MS);
+    expect(conn.status).toBe('online');
+  });
+
+  it('is offline only while the browser is, and tries again at once when it is back', () => {
+    const { socket, conn } = seatedGoat();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    window.dispatchEvent(new Event('offline'));
+    expect(conn.status).toBe('offline'); // before the socket has noticed
+    expect(conn.connected).toBe(false);
+    socket.drop();
+    expect(conn.status).toBe('offline');
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    const connects = socket.connects;
+    window.dispatchEvent(new Event('online'));
+    expect(socket.connects).toBe(connects + 1);
+    expect(conn.status).toBe('reconnecting');
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(conn.status).toBe('back-online');
+  });
+
+  it('reconnects itself, after a jittered delay, when the server ended the session', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = seatedGoat();
+    vi.spyOn(Math, 'random').mockReturnValue(1); // the longest draw: RECONNECT's delay × 1.5
+    const connects = socket.connects;
+    socket.serverDisconnect();
+    expect(conn.status).toBe('reconnecting');
+    vi.advanceTimersByTime(RECONNECT.delayMs * (1 + RECONNECT.jitter) - 1);
+    expect(socket.connects).toBe(connects);
+    vi.advanceTimersByTime(1);
+    expect(socket.connects).toBe(connects + 1);
+  });
+
+  it('spreads the returns of many pages over the backoff window', () => {
+    vi.useFakeTimers();
+    const firstTry: number[] = [];
+    for (const draw of [0, 0.5, 0.999]) {
+      vi.spyOn(Math, 'random').mockReturnValue(draw);
+      const { socket } = seatedGoat();
+      const connects = socket.connects;
+      socket.serverDisconnect();
+      let waited = 0;
+      while (socket.connects === connects) {
+        vi.advanceTimersByTime(10);
+        waited += 10;
+      }
+      firstTry.push(waited);
+    }
+    expect(firstTry[0]).toBeLessThan(firstTry[1]!);
+    expect(firstTry[1]).toBeLessThan(firstTry[2]!);
+    expect(firstTry[2]! - firstTry[0]!).toBeGreaterThanOrEqual(RECONNECT.delayMs * 2 * RECONNECT.jitter - 20);
+  });
+
+  it('a page shown again reconnects at once when down, re-joins when it was hidden a while', () => {
+    vi.useFakeTimers();
+    const { socket } = seatedGoat(4);
+    const visibility = vi.spyOn(document, 'visibilityState', 'get');
+    const show = (state: DocumentVisibilityState) => {
+      visibility.mockReturnValue(state);
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    show('hidden');
+    vi.advanceTimersByTime(60_000); // a laptop asleep
+    const joins = socket.count('room:join');
+    show('visible');
+    expect(socket.count('room:join')).toBe(joins + 1);
+    expect(socket.last('room:join').request).toMatchObject({ since: 4 });
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(4) });
+
+    show('hidden');
+    socket.drop();
+    const connects = socket.connects;
+    show('visible');
+    expect(socket.connects).toBe(connects + 1);
+  });
+
+  it('starts afresh when a join gets no answer on an open connection (it may be dead)', () => {
+    const { socket, conn } = seatedGoat(3);
+    socket.fire('room:event', event(5)); // a gap: re-join
+    const connects = socket.connects;
+    socket.last('room:join').ack(new Error('timeout'));
+    expect(socket.connects).toBe(connects + 1);
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(5) });
+    expect(conn.status).toBe('back-online');
+  });
+
+  it('a move made while down waits, then goes out once, at the same ply, after the re-join', () => {
+    const { socket, conn } = seatedGoat(2);
+    socket.drop();
+    conn.move('G@c3');
+    expect(socket.count('move')).toBe(0);
+    expect(conn.pending).toBe(true);
+    expect(conn.waitingMove).toBe('G@c3');
+    expect(conn.lastError).toBeNull();
+    conn.move('G@d3'); // one move at a time
+    expect(conn.lastError?.code).toBe('NOT_SENT');
+
+    socket.connect();
+    expect(socket.count('move')).toBe(0); // not before the re-join says where the game is
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(socket.count('move')).toBe(1);
+    expect(socket.last('move').request).toEqual({ roomId: 'room-abc', move: 'G@c3', ply: 0 });
+    expect(conn.waitingMove).toBeNull();
+    socket.last('move').ack(null, { ok: true, version: 3 });
+    expect(conn.pending).toBe(false);
+  });
+
+  it('a move whose ack was lost is not sent again when the re-join shows it played', () => {
+    const { socket, conn } = seatedGoat(2);
+    conn.move('g@C3'); // another spelling of G@c3
+    socket.drop(); // the ack fails with the connection
+    expect(conn.waitingMove).toBe('g@C3');
+    socket.connect();
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(3, ['G@c3']) });
+    expect(socket.count('move')).toBe(1);
+    expect(conn.pending).toBe(false);
+    expect(conn.lastError).toBeNull();
+  });
+
+  it('a move whose ack timed out is sent again, same ply, when the re-join shows it was not played', () => {
+    const { socket, conn } = seatedGoat(2);
+    conn.move('G@c3');
     socket.last('move').ack(new Error('timeout'));
-    expect(conn.lastError?.code).toBe('TIMEOUT');
-    socket.disconnect();
-    const sent = socket.emitted.length;
-    conn.move('c3');
-    expect(socket.emitted.length).toBe(sent);
+    expect(conn.pending).toBe(true);
+    const rejoin = socket.last('room:join');
+    expect(rejoin.request).toMatchObject({ since: 2 });
+    rejoin.ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(socket.count('move')).toBe(2);
+    expect(socket.last('move').request).toEqual({ roomId: 'room-abc', move: 'G@c3', ply: 0 });
+    socket.emitted.find((e) => e.name === 'move')!.ack(null, { ok: true, version: 3 }); // the first, late
+    expect(conn.pending).toBe(true); // only the latest attempt's answer counts
+    socket.last('move').ack(null, { ok: true, version: 3 });
+    expect(conn.pending).toBe(false);
+  });
+
+  it("a waiting move is refused, with the server's board, when the game moved on without it", () => {
+    const { socket, conn } = seatedGoat(2);
+    socket.drop();
+    conn.move('G@c3');
+    socket.connect();
+    const movedOn = snap(4, ['G@b3', 'a1-b1']);
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: movedOn });
+    expect(socket.count('move')).toBe(0);
+    expect(conn.pending).toBe(false);
+    expect(conn.lastError?.code).toBe('NOT_SENT');
+    expect(conn.snapshot).toBe(movedOn);
+  });
+
+  it('a move the server could not store waits and is tried again, same ply, a few times at most', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = seatedGoat(2);
+    const unavailable = { ok: false, error: { code: 'UNAVAILABLE', message: 'the store failed' } };
+    conn.move('G@c3');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      socket.last('move').ack(null, unavailable);
+      expect(conn.waitingMove).toBe('G@c3');
+      expect(conn.lastError).toBeNull();
+      vi.advanceTimersByTime(2 * RECONNECT.delayMs * (1 + RECONNECT.jitter));
+      socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+      expect(socket.count('move')).toBe(attempt + 1);
+      expect(socket.last('move').request).toEqual({ roomId: 'room-abc', move: 'G@c3', ply: 0 });
+    }
+    socket.last('move').ack(null, unavailable);
+    expect(conn.pending).toBe(false);
+    expect(conn.lastError?.code).toBe('UNAVAILABLE');
+  });
+
+  it('refuses other commands while down, and after a refused re-join tries again', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = seatedGoat(2);
+    socket.drop();
+    conn.resign();
+    expect(socket.count('resign')).toBe(0);
     expect(conn.lastError?.code).toBe('OFFLINE');
+    socket.connect();
+    socket.last('room:join').ack(null, { ok: false, error: { code: 'INTERNAL', message: 'shutting down' } });
+    expect(conn.connected).toBe(false);
+    const joins = socket.count('room:join');
+    vi.advanceTimersByTime(2 * RECONNECT.delayMs * (1 + RECONNECT.jitter));
+    expect(socket.count('room:join')).toBe(joins + 1);
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(conn.connected).toBe(true);
+    expect(conn.lastError).toBeNull();
   });
 });
