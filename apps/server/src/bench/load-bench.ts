@@ -115,7 +115,7 @@ benchMain(async () => {
       `restart under load: ${r.rooms} rooms (${r.clients} clients, one move per 2 s per room), SIGTERM and ` +
         `start again (away ${(r.downMs / 1000).toFixed(1)} s): 95% back ${(r.back95Ms / 1000).toFixed(2)} s, ` +
         `100% back ${(r.back100Ms / 1000).toFixed(2)} s after it listened; ` +
-        `${r.acked} moves acknowledged, ${r.lost} lost`,
+        `${r.acked} moves acknowledged, ${r.lost} lost, ${r.unsent} played that no client sent`,
     );
   }
 });

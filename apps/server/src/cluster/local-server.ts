@@ -20,8 +20,9 @@ export interface ServerProcess {
 }
 
 /**
- * Runs the built server with `env` (on top of this process's environment, LOG_LEVEL info,
- * HOST 127.0.0.1 and PORT 0 unless given); resolves once it logs that it listens.
+ * Runs the built server with `env` on top of this process's environment (by default HOST
+ * 127.0.0.1, PORT 0 and LOG_LEVEL info, whose "listening" line tells the address); resolves once
+ * it listens.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   if (!existsSync(SERVER_JS)) {

@@ -1,0 +1,91 @@
+/**
+ * A rolling restart of a two-node cluster (`node dist/server.js` ×2 on one redis-server) behind a
+ * TCP balancer on loopback, as a deploy does it: stop A (SIGTERM), start A, stop B, start B, while
+ * rooms play through the balancer with clients that reconnect by themselves. Every acknowledged
+ * move is kept, no move is played twice, every client ends back in its room. Run after `pnpm build`.
+ */
+import { connect, createServer, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { PlayingRooms } from '../src/bench/playing-rooms.js';
+import { perTest, sleep } from './helpers.js';
+import { freePort, type NodeProcess, startNode, startRedis } from './multinode-helpers.js';
+
+const fixture = perTest();
+
+/** A TCP balancer on 127.0.0.1: each connection goes to the next of `ports` that accepts it. */
+async function balancer(ports: readonly number[]): Promise<string> {
+  let next = 0;
+  const open = new Set<Socket>();
+  const server = createServer((downstream) => {
+    open.add(downstream);
+    downstream.on('close', () => open.delete(downstream));
+    downstream.pause();
+    const first = next++ % ports.length;
+    const attempt = (tried: number) => {
+      if (tried === ports.length) {
+        downstream.destroy();
+        return;
+      }
+      const upstream: Socket = connect(ports[(first + tried) % ports.length]!, '127.0.0.1');
+      upstream.once('error', () => attempt(tried + 1));
+      upstream.once('connect', () => {
+        upstream.removeAllListeners('error');
+        const close = () => {
+          upstream.destroy();
+          downstream.destroy();
+        };
+        for (const end of [upstream, downstream]) end.on('error', close).on('close', close);
+        downstream.pipe(upstream).pipe(downstream);
+        downstream.resume();
+      });
+    };
+    attempt(0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fixture.defer(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of open) socket.destroy();
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+describe('a rolling restart of two nodes', () => {
+  it('loses no acknowledged move and no client, and plays no move twice', { timeout: 120_000 }, async () => {
+    const redis = await startRedis();
+    fixture.defer(() => redis.stop());
+    const ports = [await freePort(), await freePort()];
+    const start = (port: number) =>
+      startNode(redis.url, {
+        PORT: String(port),
+        // Every client of the test comes from one address.
+        ROOMS_PER_ADDRESS_PER_MINUTE: '100000',
+        MAX_SOCKETS_PER_ADDRESS: '100000',
+      });
+    const nodes: NodeProcess[] = [await start(ports[0]!), await start(ports[1]!)];
+    fixture.defer(() => Promise.all(nodes.map((node) => node.stop())).then(() => undefined));
+    const url = await balancer(ports);
+
+    const playing = await PlayingRooms.open(url, 12, 4, { delayMs: 100, maxDelayMs: 1000 });
+    fixture.defer(() => playing.close());
+    await sleep(1500);
+    const ackedBefore = () => [...playing.rooms].reduce((n, room) => n + room.acked.size, 0);
+    for (const i of [0, 1]) {
+      await nodes[i]!.stop('SIGTERM');
+      await sleep(1000); // the other node serves everyone meanwhile
+      nodes[i] = await start(ports[i]!);
+      await sleep(1000);
+    }
+    const afterRestarts = ackedBefore();
+    expect(await playing.allBack(20_000)).toBe(true);
+    await sleep(1500); // and the game goes on
+    await playing.stopPlaying();
+    expect(ackedBefore()).toBeGreaterThan(afterRestarts);
+
+    const verdict = await playing.verify(url);
+    expect(verdict.acked).toBeGreaterThan(50);
+    expect(verdict).toMatchObject({ lost: 0, unsent: 0 });
+  });
+});
