@@ -274,6 +274,8 @@ describe('a store that fails', () => {
     // The tiger leaves: an abandonment countdown runs on both nodes' copies of the room.
     tiger.close();
     await goat.waitFor((event) => event.type === 'presence' && !event.snapshot.seats.tiger.connected);
+    // Two nodes in this process, idle: what they cost before anything fails.
+    const idle = await calmness(log.lines, 3000);
 
     const admin = createClient({ url: redis.url });
     await admin.connect();
@@ -292,7 +294,8 @@ describe('a store that fails', () => {
       error: { code: 'NOT_FOUND' },
     });
     const calm = await calmness(log.lines, 3000);
-    expect(calm.cpuShare, log.text().slice(-2000)).toBeLessThan(0.1);
+    // The room spun at ~40% of a core before; two idle nodes cost a few percent here.
+    expect(calm.cpuShare, log.text().slice(-2000)).toBeLessThan(Math.max(0.1, idle.cpuShare + 0.05));
     expect(calm.linesPerSecond, log.text().slice(-2000)).toBeLessThan(10);
   });
 });
