@@ -1,7 +1,6 @@
 export { type BotChoice, chooseMove, seededRandom } from './bot.js';
 export { DEFAULT_WEIGHTS, evaluateForTigers, GOAT_WEIGHTS, type Weights, WIN_SCORE } from './evaluate.js';
 export { LEVEL_SETTINGS, LEVELS, type Level, type LevelSettings } from './levels.js';
-export { MCTS_DEFAULTS, type MctsLimits, type MctsResult, mctsChooseMove } from './mcts.js';
 export { everySoundOpening, OPENING_PLIES, soundOpening } from './openings.js';
 export {
   type AnalysisReply,
