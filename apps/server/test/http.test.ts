@@ -89,6 +89,17 @@ describe('POST /api/rooms', () => {
     expect(huge.json().error.code).toBe('BAD_REQUEST');
   });
 
+  it('400 BAD_REQUEST naming an option the variant does not have (R12: Bagh Chal has one jump per turn)', async () => {
+    const response = await post(app, { variant: 'bagh-chal', side: 'goat', options: { multiJump: true } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('multiJump'),
+    });
+    const plain = await post(app, { variant: 'bagh-chal', side: 'goat', options: { multiJump: false } });
+    expect(plain.statusCode).toBe(201);
+  });
+
   it('429 RATE_LIMITED past the per-address creation limit', async () => {
     const limited = await build({}, { roomCreationPerMinute: 3 });
     const codes: number[] = [];

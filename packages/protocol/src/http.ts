@@ -1,3 +1,4 @@
+import { unsupportedOptions } from '@bagh/rules';
 import { z } from 'zod';
 import { BotLevel, GameOptions, RoomId, SeatToken, Side, SideChoice, Variant } from './common.js';
 import { EpochMs, SeatState, TimeControl } from './snapshot.js';
@@ -14,7 +15,17 @@ export const CreateRoomBody = z
     /** The other seat is the computer's, at this level (absent: a person takes it through the link). */
     opponent: z.object({ bot: BotLevel }).strict().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((body, context) => {
+    // An option the variant does not have is refused, not silently kept (RULES.md R12, R23).
+    for (const name of unsupportedOptions(body.variant, body.options)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['options', name],
+        message: `${body.variant} has no option ${name}`,
+      });
+    }
+  });
 export type CreateRoomBody = z.infer<typeof CreateRoomBody>;
 
 export const CreateRoomReply = z.object({

@@ -18,7 +18,7 @@ import {
   rulesError,
   type Variant,
 } from './types.js';
-import { resolveOptions } from './variants.js';
+import { resolveOptions, unsupportedOptions } from './variants.js';
 
 export interface Game {
   readonly variant: Variant;
@@ -49,6 +49,10 @@ export function createGame(
   options: Partial<Options> = {},
   start?: Position,
 ): Result<Game, SetupError> {
+  const unsupported = unsupportedOptions(variant, options);
+  if (unsupported.length > 0) {
+    return err(rulesError('ERR_OPTION', `${variant} has no option ${unsupported.join(', ')}`));
+  }
   const resolved = resolveOptions(variant, options);
   const checked = start ? positionFromSetup(variant, start) : ok(startPosition(variant, resolved.goatsFirst));
   if (!checked.ok) return checked;

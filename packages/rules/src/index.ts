@@ -43,4 +43,10 @@ export {
 export { perft } from './perft.js';
 export { positionFromSetup, type SetupError, type SetupErrorCode, startPosition } from './setup.js';
 export * from './types.js';
-export { DEFAULT_OPTIONS, resolveOptions, VARIANT_RULES, type VariantRules } from './variants.js';
+export {
+  DEFAULT_OPTIONS,
+  resolveOptions,
+  unsupportedOptions,
+  VARIANT_RULES,
+  type VariantRules,
+} from './variants.js';

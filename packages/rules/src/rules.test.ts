@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { legalMoves, play, playMoveText } from './game.js';
+import { createGame, legalMoves, play, playMoveText } from './game.js';
 import { areNeighbours, GEOMETRIES, makePoint, parsePoint, pointsOf } from './geometry.js';
 import { parseMove } from './notation/move.js';
 import { makePosition } from './notation/position.js';
@@ -292,5 +292,22 @@ describe('play never throws on an illegal move', () => {
     const result = play(over, { kind: 'step', from: P('a5'), to: P('a4') });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.code).toBe('ERR_GAME_OVER');
+  });
+});
+
+describe('options a variant has (R12, R23, R26)', () => {
+  it('refuses multiJump for Bagh Chal, naming it, and keeps it for Bagh Guti and Bagh Bandi', () => {
+    const refused = createGame('bagh-chal', { multiJump: true });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok)
+      expect(refused.error).toMatchObject({
+        code: 'ERR_OPTION',
+        message: expect.stringContaining('multiJump'),
+      });
+    expect(createGame('bagh-chal', { multiJump: false, noRepeat: true }).ok).toBe(true);
+    for (const variant of ['bagh-guti', 'bagh-bandi'] as const) {
+      const created = createGame(variant, { multiJump: true, goatsFirst: true, noRepeat: true });
+      expect(created.ok && created.value.options.multiJump).toBe(true);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { MAX_STACK } from './hash.js';
 import { err, ok, type Position, type Result, type RulesError, rulesError, type Variant } from './types.js';
 import { emptyGoats, VARIANT_RULES } from './variants.js';
 
-export type SetupErrorCode = 'ERR_SHARED_POINT' | 'ERR_STACK' | 'ERR_COUNTS' | 'ERR_SHAPE';
+export type SetupErrorCode = 'ERR_SHARED_POINT' | 'ERR_STACK' | 'ERR_COUNTS' | 'ERR_SHAPE' | 'ERR_OPTION';
 export type SetupError = RulesError<SetupErrorCode>;
 
 const MAX_GOATS = 999;

@@ -1,11 +1,13 @@
 /** What differs between the variants: board, start, who moves first, when the tigers have won. */
 import { type BoardKind, POINT_COUNT } from './geometry.js';
-import type { Options, Variant } from './types.js';
+import type { OptionName, Options, Variant } from './types.js';
 
 export interface VariantRules {
   readonly board: BoardKind;
   /** Options that are part of the variant itself (R10, R13) and cannot be turned off. */
   readonly fixedOptions: Partial<Options>;
+  /** The options the variant has at all (R12: Bagh Chal has no multiJump; R23 and R26 for the others). */
+  readonly optionNames: readonly OptionName[];
   readonly startTigers: readonly string[];
   readonly startStacks: readonly string[];
   readonly startStackHeight: number;
@@ -19,6 +21,7 @@ export interface VariantRules {
 const BAGH_GUTI: VariantRules = {
   board: 'alquerque',
   fixedOptions: {},
+  optionNames: ['goatsFirst', 'multiJump', 'noRepeat'],
   startTigers: ['c3', 'c5'],
   startStacks: ['b2', 'd2', 'b4', 'd4'],
   startStackHeight: 5,
@@ -31,6 +34,7 @@ export const VARIANT_RULES: { readonly [V in Variant]: VariantRules } = {
   'bagh-chal': {
     board: 'alquerque',
     fixedOptions: { goatsFirst: true, noRepeat: true },
+    optionNames: ['goatsFirst', 'noRepeat'],
     startTigers: ['a1', 'e1', 'a5', 'e5'],
     startStacks: [],
     startStackHeight: 0,
@@ -43,6 +47,14 @@ export const VARIANT_RULES: { readonly [V in Variant]: VariantRules } = {
 };
 
 export const DEFAULT_OPTIONS: Options = { goatsFirst: false, multiJump: false, noRepeat: false };
+
+/** The options turned on that the variant does not have (they must be refused, not ignored). */
+export function unsupportedOptions(variant: Variant, options: Partial<Options> = {}): OptionName[] {
+  const has = VARIANT_RULES[variant].optionNames;
+  return (Object.keys(options) as OptionName[]).filter(
+    (name) => options[name] === true && !has.includes(name),
+  );
+}
 
 /** The options in force: what was asked for, with the variant's fixed rules on top. */
 export function resolveOptions(variant: Variant, options: Partial<Options> = {}): Options {
