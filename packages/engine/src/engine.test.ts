@@ -117,9 +117,10 @@ describe('search', () => {
   });
 
   it('with the multiJump option, searches multi-jumps and takes the longest', () => {
-    const start = parsePosition('T3T/5/5/4T/TG1G1 t 0 0');
+    // Bagh Guti's option (Bagh Chal has one jump per turn, R12).
+    const start = parsePosition('5/GGG2/GGG2/4T/TG1G1 t 0 0');
     if (!start.ok) throw new Error(start.error.message);
-    const created = createGame('bagh-chal', { multiJump: true }, start.value);
+    const created = createGame('bagh-guti', { multiJump: true }, start.value);
     if (!created.ok) throw new Error(created.error.message);
     const result = new Searcher().search(created.value, { maxDepth: 3 });
     expect(makeMove(result.move!)).toBe('a1xc1xe1');

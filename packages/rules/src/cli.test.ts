@@ -70,6 +70,13 @@ describe('bagh CLI', () => {
     }
   });
 
+  it('an option the variant does not have: exit 1, named on stderr (R12: Bagh Chal jumps once)', () => {
+    const result = run(['perft', 'bagh-chal', '2', '--multi-jump']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^bagh: bagh-chal has no option multiJump/);
+  });
+
   it('runs as a real process from the built package', () => {
     const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
     expect(execFileSync('node', [bin, 'perft', 'bagh-bandi', '3']).toString()).toBe('644\n');

@@ -66,7 +66,13 @@ function parseArgs(args: readonly string[]): Invocation {
     start = parsed.value;
   }
   const created = createGame(variant, options, start);
-  if (!created.ok) fail(`invalid position '${positionText ?? ''}': ${created.error.message}`);
+  if (!created.ok) {
+    fail(
+      created.error.code === 'ERR_OPTION'
+        ? created.error.message
+        : `invalid position '${positionText ?? ''}': ${created.error.message}`,
+    );
+  }
   return { command, variant, depth, game: created.value, moves };
 }
 
