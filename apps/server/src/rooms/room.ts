@@ -68,8 +68,6 @@ interface BotWork {
   move: string | null | undefined;
   /** A bot-move command is in the room's queue. */
   queued: boolean;
-  /** Bot-move commands refused so far (the store failing). */
-  failures: number;
   timer: NodeJS.Timeout | undefined;
   /** Set while the player is gone: fires as their grace runs out, to drop the work. */
   graceTimer: NodeJS.Timeout | undefined;
@@ -287,7 +285,6 @@ export class Room {
       search: new AbortController(),
       move: undefined,
       queued: false,
-      failures: 0,
       timer: undefined,
       graceTimer: undefined,
     };
@@ -358,16 +355,22 @@ export class Room {
         this.#scheduleBot();
         return;
       }
-      // Refused (the store failed): try again shortly, a few times, then leave it to the next command.
-      this.log.warn({ code: result.error.code, attempt: work.failures }, 'bot move refused');
-      if (this.#bot !== work || ++work.failures > 3) {
-        if (this.#bot === work) this.#dropBot();
+      // Refused (the store failed): tried again with the other timers' backoff until the store is
+      // back, so the computer still moves when nobody sends anything meanwhile.
+      if (this.#bot !== work) return;
+      if (result.error.code !== 'UNAVAILABLE') {
+        this.log.warn({ code: result.error.code }, 'bot move refused');
+        this.#dropBot();
         return;
       }
-      work.timer = setTimeout(() => {
-        work.timer = undefined;
-        if (this.#bot === work) this.#playBot(work);
-      }, 1000);
+      if (this.#storeFailures <= 1) this.log.warn({ code: result.error.code }, 'bot move refused');
+      work.timer = setTimeout(
+        () => {
+          work.timer = undefined;
+          if (this.#bot === work) this.#playBot(work);
+        },
+        Math.max(TIMER_RETRY_MS, timerBackoffMs(this.#storeFailures)),
+      );
       work.timer.unref();
     });
   }
