@@ -1,7 +1,8 @@
 /** The reducer's lifecycle commands (issue 5), without sockets: time comes only from `at`. */
 import { describe, expect, it } from 'vitest';
 import { type Command, type Reduction, reduce } from '../src/rooms/reducer.js';
-import { newRoomState, type RoomState, snapshotOf } from '../src/rooms/state.js';
+import { snapshotOf } from '../src/rooms/snapshot.js';
+import { newRoomState, type RoomState } from '../src/rooms/state.js';
 import { hashSeatToken } from '../src/rooms/tokens.js';
 
 const GOAT_HASH = hashSeatToken('goat-token-goat-token-goat-token');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Command, type Reduction, reduce } from '../src/rooms/reducer.js';
-import { newRoomState, type RoomState, snapshotOf } from '../src/rooms/state.js';
+import { snapshotOf } from '../src/rooms/snapshot.js';
+import { newRoomState, type RoomState } from '../src/rooms/state.js';
 import { hashSeatToken } from '../src/rooms/tokens.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 

@@ -7,16 +7,21 @@
 
 import { RoomManager } from '../rooms/manager.js';
 import type { Command, Reduction } from '../rooms/reducer.js';
-import type { Room, Settle } from '../rooms/room.js';
+import type { Prepare, Room, Settle } from '../rooms/room.js';
 
 export class SharedRoomManager extends RoomManager {
   /** > 0 while `dispatch` looks the room up: the command's own check follows, no need for two. */
   #inDispatch = 0;
 
-  override dispatch(roomId: string, command: Command, settle?: Settle): Promise<Reduction> {
+  override dispatch(
+    roomId: string,
+    command: Command,
+    settle?: Settle,
+    prepare?: Prepare,
+  ): Promise<Reduction> {
     this.#inDispatch++;
     try {
-      return super.dispatch(roomId, command, settle);
+      return super.dispatch(roomId, command, settle, prepare);
     } finally {
       this.#inDispatch--;
     }

@@ -15,7 +15,8 @@ import type { AddressOf } from '../limits/address.js';
 import type { RoomLimits } from '../limits/rooms.js';
 import type { RoomManager } from '../rooms/manager.js';
 import type { Room } from '../rooms/room.js';
-import { type RoomState, snapshotOf } from '../rooms/state.js';
+import { snapshotOf } from '../rooms/snapshot.js';
+import type { RoomState } from '../rooms/state.js';
 import { HttpError } from './errors.js';
 
 export interface ApiOptions {

@@ -2,13 +2,25 @@
  * The live rooms of this process: created here, loaded lazily from storage on first use (so
  * rooms come back after a restart), evicted from memory when empty and idle.
  */
-import type { BotLevel, ChatMessage, LiveRoom, RoomEvent, TimeControl } from '@bagh/protocol';
-import { type GameRecord, makeMove, makePosition, type Options, type Side, type Variant } from '@bagh/rules';
+import type { BotLevel, ChatMessage, LiveRoom, RoomEvent, SeatAssigned, TimeControl } from '@bagh/protocol';
+import {
+  type GameRecord,
+  makeMove,
+  makePosition,
+  type Options,
+  type Result,
+  SIDES,
+  type Side,
+  type Variant,
+} from '@bagh/rules';
 import type { Logger } from 'pino';
+import type { Admission } from '../limits/rooms.js';
 import { StoreUnavailableError } from '../storage/guarded.js';
 import type { RoomStorage, StoredData } from '../storage/types.js';
-import type { Command, Reduction } from './reducer.js';
-import { Room, type RoomBots, type Settle } from './room.js';
+import { restoreRoomState } from './changes.js';
+import { type Command, judge, type Reduction } from './reducer.js';
+import { type Prepare, Room, type RoomBots, type Settle } from './room.js';
+import { snapshotOf } from './snapshot.js';
 import {
   botSeatOf,
   DEFAULT_ABANDON_GRACE_MS,
@@ -16,12 +28,11 @@ import {
   otherSide,
   type PresenceCounts,
   type RoomEnv,
+  type RoomError,
   type RoomSetup,
   type RoomState,
   recordOf,
-  restoreRoomState,
   roomError,
-  snapshotOf,
 } from './state.js';
 import { hashSeatToken, newRoomId, newSeatToken } from './tokens.js';
 
@@ -58,6 +69,29 @@ export interface CreatedRoom {
   readonly side: Side;
   readonly seatToken: string;
 }
+
+export interface RematchRequest {
+  readonly socketId: string;
+  /** An accept; else an offer (which, against the computer, starts the rematch too). */
+  readonly accept: boolean;
+  /** Asked just before the new room is created: may this player create a room now? */
+  readonly admit: (againstBot: boolean) => Promise<Admission>;
+}
+
+/** A player's seat in the rematch room, for their sockets in the old one. */
+export interface SeatAssignment {
+  readonly sockets: readonly string[];
+  readonly seat: SeatAssigned;
+}
+
+export interface Rematched {
+  /** The version of the old room's event. */
+  readonly version: number;
+  /** The rematch room, once it started (not after a mere offer). */
+  readonly started?: { readonly roomId: string; readonly seats: readonly SeatAssignment[] };
+}
+
+export type RematchResult = Result<Rematched, RoomError>;
 
 export class RoomManager {
   readonly #opts: RoomManagerOptions;
@@ -140,6 +174,51 @@ export class RoomManager {
     });
     room.log.info({ rematchOf: of.roomId }, 'rematch created');
     return { room, tokens };
+  }
+
+  /**
+   * A player's rematch command, in the old room's turn: an offer, or the start of the rematch (an
+   * accept, or an offer against the computer, which always plays again). The accept is judged
+   * before the new room is created, so that a refused one creates none.
+   */
+  async rematch(
+    roomId: string,
+    request: RematchRequest,
+    settle?: (result: RematchResult) => void,
+  ): Promise<RematchResult> {
+    const { socketId } = request;
+    let started: { room: Room; tokens: Partial<Record<Side, string>> } | undefined;
+    const prepare: Prepare = async (state, offer) => {
+      const againstBot = botSeatOf(state) !== null;
+      if (!request.accept && !againstBot) return { ok: true, value: offer };
+      const accept = { type: 'rematch-accept', socketId, at: offer.at } as const;
+      const judged = judge(state, { ...accept, roomId: state.roomId }); // a stand-in id
+      if (!judged.ok) return judged;
+      const admission = await request.admit(againstBot);
+      if (!admission.ok) return { ok: false, error: roomError('RATE_LIMITED', admission.message) };
+      try {
+        started = await this.createRematch(state);
+      } catch (error) {
+        admission.cancel();
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        return { ok: false, error: roomError('UNAVAILABLE', 'the game could not be saved; try again') };
+      }
+      admission.created(started.room.id);
+      return { ok: true, value: { ...accept, roomId: started.room.id } };
+    };
+    let settled: RematchResult | undefined;
+    const result = await this.dispatch(
+      roomId,
+      { type: 'rematch-offer', socketId },
+      (res, room) => {
+        settled = res.ok
+          ? { ok: true, value: { version: res.value.version, ...startedIn(room, started) } }
+          : res;
+        settle?.(settled);
+      },
+      prepare,
+    );
+    return settled ?? (result as RematchResult);
   }
 
   /** A finished room replaying a parsed game record (no seats). */
@@ -243,7 +322,7 @@ export class RoomManager {
   }
 
   /** Runs a command in the room's turn; NOT_FOUND for an unknown room. */
-  async dispatch(roomId: string, command: Command, settle?: Settle): Promise<Reduction> {
+  async dispatch(roomId: string, command: Command, settle?: Settle, prepare?: Prepare): Promise<Reduction> {
     if (this.#closing) {
       if (command.type !== 'disconnect') {
         return { ok: false, error: roomError('UNAVAILABLE', 'the server is restarting; try again') };
@@ -264,7 +343,7 @@ export class RoomManager {
       const result: Reduction = { ok: false, error: roomError('NOT_FOUND', `no room ${roomId}`) };
       return result;
     }
-    return room.dispatch(command, settle);
+    return room.dispatch(command, settle, prepare);
   }
 
   /** A disconnect during a stop on one node: answered as a no-op, nothing stored. */
@@ -272,7 +351,7 @@ export class RoomManager {
     const room = this.#rooms.get(roomId);
     if (!room) return Promise.resolve({ ok: false, error: roomError('NOT_FOUND', `no room ${roomId} here`) });
     const { state } = room;
-    const result: Reduction = { ok: true, value: { state, events: [], version: state.version } };
+    const result: Reduction = { ok: true, value: { state, events: [], changes: [], version: state.version } };
     settle?.(result, room);
     return Promise.resolve(result);
   }
@@ -326,6 +405,23 @@ export class RoomManager {
       Date.now(),
     );
   }
+}
+
+/** The rematch room and, for each player's sockets in the old room, their seat there: sides swapped. */
+function startedIn(
+  old: Room,
+  started: { room: Room; tokens: Partial<Record<Side, string>> } | undefined,
+): Pick<Rematched, 'started'> {
+  if (!started) return {};
+  const seats: SeatAssignment[] = [];
+  for (const side of SIDES) {
+    const sockets = old.state.seats[side].sockets;
+    const seatToken = started.tokens[otherSide(side)];
+    if (sockets.length > 0 && seatToken !== undefined) {
+      seats.push({ sockets, seat: { roomId: started.room.id, side: otherSide(side), seatToken } });
+    }
+  }
+  return { started: { roomId: started.room.id, seats } };
 }
 
 /** What `GET /api/live` lists of a room. */

@@ -1,30 +1,31 @@
 /**
- * The room reducer: every change to a room is a command, judged here and nowhere else.
- * Pure: `(RoomState, Command) → Result<{ state, events, version }, RoomError>`; no I/O, no clock.
+ * The room reducer: every change to a room is a command, judged here and nowhere else into the
+ * changes it makes (`judge`), which `reduce` folds into the state with `applyChange`.
+ * Pure: `(RoomState, Command) → Result<{ state, events, changes, version }, RoomError>`; no I/O, no clock.
  */
 import type { ChatChannel, ChatMessage, GameResult, RoomEvent } from '@bagh/protocol';
 import { makeMove, parseMove, play, type Result, SIDES, type Side } from '@bagh/rules';
+import { applyChange, eventOf, presenceChangeOf, type RoomChange, type VersionedChange } from './changes.js';
+import { flagDue, msAfterMove, stoppedAt } from './clock.js';
 import {
   abandonOf,
+  presenceDataOf,
+  sameHashIn,
+  seatConnected,
+  seatOf,
+  spectatorCount,
+  withClusterPresence,
+  withoutSocket,
+  withSocketAt,
+} from './presence.js';
+import {
   botSeatOf,
-  eventAfter,
-  flagDue,
   otherSide,
   type PresenceCounts,
   type RoomError,
   type RoomState,
-  remainingAt,
   roomError,
-  sameHashIn,
-  seatConnected,
-  seatOf,
   seatTaken,
-  spectatorCount,
-  withClusterPresence,
-  withMovePlayed,
-  withoutSocket,
-  withResult,
-  withSocketAt,
 } from './state.js';
 
 /** Every command may carry `at`, the time it is judged at (epoch ms); without it no time passes. */
@@ -85,6 +86,8 @@ export interface Applied {
   readonly state: RoomState;
   /** Versioned events, `state.version` being the last one's. */
   readonly events: readonly RoomEvent[];
+  /** What to store: one change per event, at its version. */
+  readonly changes: readonly VersionedChange[];
   /** The version to acknowledge: for a move, the version of the event that applied it. */
   readonly version: number;
   /** A chat message to deliver to its channel's audience once the event is durable. */
@@ -93,16 +96,55 @@ export interface Applied {
 
 export type Reduction = Result<Applied, RoomError>;
 
-const fail = (code: RoomError['code'], message: string): Reduction => ({
+/**
+ * A command judged: the state it leaves before its changes (time moved on, this node's sockets
+ * moved, neither stored), and the changes, each one event. `ack`: the version to acknowledge
+ * when it is not the last one (a resent move).
+ */
+export interface Verdict {
+  readonly state: RoomState;
+  readonly changes: readonly RoomChange[];
+  readonly ack?: number;
+}
+
+export type Judgement = Result<Verdict, RoomError>;
+
+const fail = (code: RoomError['code'], message: string): Judgement => ({
   ok: false,
   error: roomError(code, message),
 });
-const done = (state: RoomState, events: readonly RoomEvent[] = [], version = state.version): Reduction => ({
+const unchanged = (state: RoomState, ack?: number): Judgement => ({
   ok: true,
-  value: { state, events, version },
+  value: { state, changes: [], ...(ack !== undefined ? { ack } : {}) },
+});
+const changed = (state: RoomState, change: RoomChange): Judgement => ({
+  ok: true,
+  value: { state, changes: [change] },
 });
 
+/** Judges the command, then applies its changes: each one moves the version on and is one event. */
 export function reduce(before: RoomState, command: Command): Reduction {
+  const judged = judge(before, command);
+  if (!judged.ok) return judged;
+  let { state } = judged.value;
+  const events: RoomEvent[] = [];
+  const changes: VersionedChange[] = [];
+  let chat: ChatMessage | undefined;
+  for (const change of judged.value.changes) {
+    state = applyChange(state, change, state.version + 1);
+    events.push(eventOf(change, state));
+    changes.push({ version: state.version, change });
+    if (change.kind === 'chat') {
+      const { kind: _, ...message } = change;
+      chat = { roomId: state.roomId, ...message };
+    }
+  }
+  const version = judged.value.ack ?? state.version;
+  return { ok: true, value: { state, events, changes, version, ...(chat ? { chat } : {}) } };
+}
+
+/** What the command does to the room, or why it is refused. */
+export function judge(before: RoomState, command: Command): Judgement {
   // Time only moves forward: the reducer never reads a clock, the command says when it is.
   const state = command.at !== undefined && command.at > before.at ? { ...before, at: command.at } : before;
   switch (command.type) {
@@ -114,12 +156,12 @@ export function reduce(before: RoomState, command: Command): Reduction {
       return move(state, command.socketId, command.move, command.ply);
     case 'connect': {
       const after = withSocketAt(state, command.socketId, seatStillValid(state, command.side));
-      return presence(state, counted(state, after, command.remote));
+      return presence(state, after, command.remote);
     }
     case 'disconnect':
-      return presence(state, counted(state, withoutSocket(state, command.socketId), command.remote));
+      return presence(state, withoutSocket(state, command.socketId), command.remote);
     case 'presence':
-      return presence(state, counted(state, state, command.remote));
+      return presence(state, state, command.remote);
     case 'resign':
       return withPlayer(state, command.socketId, (side) =>
         finish(state, { winner: otherSide(side), reason: 'resign' }),
@@ -134,8 +176,8 @@ export function reduce(before: RoomState, command: Command): Reduction {
       return withPlayer(state, command.socketId, (side) => {
         if (botSeatOf(state)) return fail('NOT_ALLOWED', 'the computer plays on: it takes no draw offers');
         if (state.drawOffer === otherSide(side)) return finish(state, { winner: null, reason: 'agreement' });
-        if (state.drawOffer === side) return done(state, [], state.version);
-        return changed({ ...state, drawOffer: side }, 'draw', side);
+        if (state.drawOffer === side) return unchanged(state);
+        return changed(state, { kind: 'draw', action: 'offer', side });
       });
     case 'draw-accept':
       return withPlayer(state, command.socketId, (side) => {
@@ -147,7 +189,7 @@ export function reduce(before: RoomState, command: Command): Reduction {
       return withPlayer(state, command.socketId, (side) => {
         if (state.drawOffer !== otherSide(side))
           return fail('NOT_ALLOWED', 'your opponent has offered no draw');
-        return changed({ ...state, drawOffer: null }, 'draw', side);
+        return changed(state, { kind: 'draw', action: 'decline', side });
       });
     case 'rematch-offer':
       return rematch(state, command.socketId, null);
@@ -168,69 +210,63 @@ export function reduce(before: RoomState, command: Command): Reduction {
     case 'chat':
       return chat(state, command.socketId, command.channel, command.text);
     case 'flag': {
-      if (command.version !== state.version || !flagDue(state, state.at)) return done(before);
-      const loser = state.clock!.running!;
-      return finish(state, { winner: otherSide(loser), reason: 'timeout' }, true);
+      if (command.version !== state.version || !flagDue(state, state.at)) return unchanged(before);
+      return finish(state, { winner: otherSide(state.clock!.running!), reason: 'timeout' }, true);
     }
     case 'abandon-timer': {
       const gone = abandonOf(state);
-      if (command.version !== state.version || gone === null) return done(before);
-      if (before.at >= gone.claimableAt || state.at < gone.claimableAt) return done(before);
-      const { state: after, event } = eventAfter(state, 'presence');
-      return done(after, [event]);
+      if (command.version !== state.version || gone === null) return unchanged(before);
+      if (before.at >= gone.claimableAt || state.at < gone.claimableAt) return unchanged(before);
+      // The grace ran out: an event, so that everyone sees the game may now be claimed.
+      return changed(state, presenceChangeOf(state));
     }
     case 'bot-move': {
       const bot = botSeatOf(state);
-      if (command.version !== state.version || bot === null || state.result !== null) return done(before);
-      if (state.game.position.toMove !== bot.side || flagDue(state, state.at)) return done(before);
+      if (command.version !== state.version || bot === null || state.result !== null)
+        return unchanged(before);
+      if (state.game.position.toMove !== bot.side || flagDue(state, state.at)) return unchanged(before);
       return playFor(state, bot.side, command.move);
     }
   }
 }
 
 /** Runs `then` for the seated player of a game in play; spectators are UNAUTHORIZED. */
-function withPlayer(state: RoomState, socketId: string, then: (side: Side) => Reduction): Reduction {
+function withPlayer(state: RoomState, socketId: string, then: (side: Side) => Judgement): Judgement {
   const side = seatOf(state, socketId);
   if (side === null) return fail('UNAUTHORIZED', 'only a seated player may do this');
   if (state.result !== null) return fail('GAME_OVER', 'the game is over');
   return then(side);
 }
 
-/** One event of `type` after a change of state. */
-function changed(state: RoomState, type: RoomEvent['type'], side?: Side): Reduction {
-  const { state: after, event } = eventAfter(state, type, { side });
-  return done(after, [event]);
-}
-
 /** Ends the game with `result`; the clocks stop where they are (at 0 for the flagged side). */
-function finish(state: RoomState, result: GameResult, flagged = false): Reduction {
-  let stopped = state.clock ? remainingAt(state.clock, state.at) : null;
-  if (stopped && flagged && state.clock?.running) stopped = { ...stopped, [state.clock.running]: 0 };
-  return changed(withResult(state, result, stopped), 'result', result.winner ?? undefined);
+function finish(state: RoomState, result: GameResult, flagged = false): Judgement {
+  const clock = state.clock ? stoppedAt(state.clock, state.at, flagged) : null;
+  return changed(state, { kind: 'result', ...result, at: state.at, clock });
 }
 
-function rematch(state: RoomState, socketId: string, roomId: string | null): Reduction {
+function rematch(state: RoomState, socketId: string, roomId: string | null): Judgement {
   const side = seatOf(state, socketId);
   if (side === null) return fail('UNAUTHORIZED', 'only a player may offer or accept a rematch');
   if (state.result === null) return fail('NOT_ALLOWED', 'the game is not over yet');
   if (state.rematch?.roomId) return fail('NOT_ALLOWED', 'the rematch has started');
+  const accept = (id: string) => changed(state, { kind: 'rematch', action: 'accept', side, roomId: id });
   if (botSeatOf(state)) {
-    // The computer always plays again: an offer is the start of the rematch (socket handler).
+    // The computer always plays again: an offer is the start of the rematch (RoomManager.rematch).
     if (roomId === null) return fail('NOT_ALLOWED', 'against the computer a rematch starts at once');
-    return changed({ ...state, rematch: { offeredBy: side, roomId } }, 'rematch', side);
+    return accept(roomId);
   }
   if (roomId === null) {
-    if (state.rematch?.offeredBy === side) return done(state, [], state.version);
+    if (state.rematch?.offeredBy === side) return unchanged(state);
     if (state.rematch) return fail('NOT_ALLOWED', 'your opponent has offered a rematch: accept it');
-    return changed({ ...state, rematch: { offeredBy: side, roomId: null } }, 'rematch', side);
+    return changed(state, { kind: 'rematch', action: 'offer', side });
   }
   if (state.rematch?.offeredBy !== otherSide(side)) {
     return fail('NOT_ALLOWED', 'your opponent has offered no rematch');
   }
-  return changed({ ...state, rematch: { offeredBy: state.rematch.offeredBy, roomId } }, 'rematch', side);
+  return accept(roomId);
 }
 
-function chat(state: RoomState, socketId: string, channel: ChatChannel, text: string): Reduction {
+function chat(state: RoomState, socketId: string, channel: ChatChannel, text: string): Judgement {
   const side = seatOf(state, socketId);
   if (side === null && !state.spectators.includes(socketId)) {
     return fail('UNAUTHORIZED', 'join the room to chat');
@@ -241,17 +277,7 @@ function chat(state: RoomState, socketId: string, channel: ChatChannel, text: st
   if (channel === 'spectators' && side !== null) {
     return fail('UNAUTHORIZED', "players cannot write to the spectators' channel");
   }
-  const message = { channel, from: side ?? 'spectator', text, at: state.at };
-  const { state: after, event } = eventAfter({ ...state, chat: [...state.chat, message] }, 'chat');
-  return {
-    ok: true,
-    value: {
-      state: after,
-      events: [event],
-      version: after.version,
-      chat: { roomId: state.roomId, ...message },
-    },
-  };
+  return changed(state, { kind: 'chat', channel, from: side ?? 'spectator', text, at: state.at });
 }
 
 const seatStillValid = (state: RoomState, side: Side | null): Side | null =>
@@ -264,11 +290,14 @@ const presenceKey = (state: RoomState): string =>
 const counted = (before: RoomState, after: RoomState, remote: PresenceCounts | undefined): RoomState =>
   remote && after.presence !== null ? withClusterPresence(before, after, remote) : after;
 
-/** A presence change is an event only when someone can see it (connected flags, spectator count). */
-function presence(before: RoomState, after: RoomState): Reduction {
-  if (presenceKey(before) === presenceKey(after)) return done(after);
-  const { state, event } = eventAfter(after, 'presence');
-  return done(state, [event]);
+/**
+ * Sockets moved (`moved`: this node's, not stored). A presence change is an event only when
+ * someone can see it (connected flags, spectator count); otherwise it is kept, not stored.
+ */
+function presence(before: RoomState, moved: RoomState, remote: PresenceCounts | undefined): Judgement {
+  const after = counted(before, moved, remote);
+  if (presenceKey(before) === presenceKey(after)) return unchanged(after);
+  return changed(moved, presenceChangeOf(after));
 }
 
 function join(
@@ -276,7 +305,7 @@ function join(
   socketId: string,
   tokenHash: string | undefined,
   remote: PresenceCounts | undefined,
-): Reduction {
+): Judgement {
   let side: Side | null;
   if (tokenHash !== undefined) {
     side = SIDES.find((s) => sameHashIn(state.seats[s].tokenHash, tokenHash)) ?? null;
@@ -285,7 +314,7 @@ function join(
     // Without a token a socket keeps the seat it already proved it holds; anyone else watches.
     side = seatOf(state, socketId);
   }
-  return presence(state, counted(state, withSocketAt(state, socketId, side), remote));
+  return presence(state, withSocketAt(state, socketId, side), remote);
 }
 
 function claim(
@@ -294,25 +323,18 @@ function claim(
   side: Side,
   tokenHash: string,
   remote: PresenceCounts | undefined,
-): Reduction {
+): Judgement {
   if (state.imported) return fail('NOT_ALLOWED', 'an imported game is a replay: it has no seats to take');
   if (seatTaken(state.seats[side])) return fail('SEAT_TAKEN', `the ${side} seat is taken`);
   const held = seatOf(state, socketId);
   if (held !== null) return fail('NOT_ALLOWED', `this connection already holds the ${held} seat`);
-  const seated = withSocketAt(state, socketId, side);
-  const next: RoomState = counted(
-    state,
-    {
-      ...seated,
-      seats: { ...seated.seats, [side]: { ...seated.seats[side], tokenHash } },
-    },
-    remote,
-  );
-  const { state: after, event } = eventAfter(next, 'seat', { side });
-  return done(after, [event]);
+  const moved = withSocketAt(state, socketId, side);
+  const seated = { ...moved, seats: { ...moved.seats, [side]: { ...moved.seats[side], tokenHash } } };
+  const across = presenceDataOf(counted(state, seated, remote));
+  return changed(moved, { kind: 'seat', side, tokenHash, ...(across ? { presence: across } : {}) });
 }
 
-function move(state: RoomState, socketId: string, text: string, ply: number): Reduction {
+function move(state: RoomState, socketId: string, text: string, ply: number): Judgement {
   const side = seatOf(state, socketId);
   if (side === null) {
     return fail('UNAUTHORIZED', 'only a seated player may move: join with a seat token or claim a seat');
@@ -322,7 +344,7 @@ function move(state: RoomState, socketId: string, text: string, ply: number): Re
     const last = state.lastMove;
     if (ply === played - 1 && last !== null && last.side === side) {
       const parsed = parseMove(text);
-      if (parsed.ok && makeMove(parsed.value) === last.text) return done(state, [], last.version);
+      if (parsed.ok && makeMove(parsed.value) === last.text) return unchanged(state, last.version);
     }
     return fail('STALE', `you moved at ply ${ply}, but ${played} moves have been played`);
   }
@@ -340,26 +362,19 @@ function move(state: RoomState, socketId: string, text: string, ply: number): Re
   return playFor(state, side, text);
 }
 
-/** `side` (to move, in a game in play) plays `text`, judged by the rules, its clock updated. */
-function playFor(state: RoomState, side: Side, text: string): Reduction {
+/** `side` (to move, in a game in play) plays `text`, judged by the rules; in a timed game the mover's clock is kept. */
+function playFor(state: RoomState, side: Side, text: string): Judgement {
   const parsed = parseMove(text);
   if (!parsed.ok) return fail('ILLEGAL_MOVE', parsed.error.message);
-  const result = play(state.game, parsed.value);
-  if (!result.ok) return fail('ILLEGAL_MOVE', result.error.message);
-  const game = result.value;
+  const legal = play(state.game, parsed.value);
+  if (!legal.ok) return fail('ILLEGAL_MOVE', legal.error.message);
   const canonical = makeMove(parsed.value);
-  // The mover's clock: the time it ran deducted, the increment added; the first move is free.
-  const clock = state.clock;
-  const clockAfter = clock
-    ? {
-        at: state.at,
-        ms:
-          clock.running === side
-            ? remainingAt(clock, state.at)[side] + clock.control.incrementMs
-            : clock.remaining[side],
-      }
-    : null;
-  const next = withMovePlayed(state, side, game, canonical, state.version + 1, clockAfter);
-  const { state: after, event } = eventAfter(next, 'move', { side, move: canonical });
-  return done(after, [event]);
+  const { clock } = state;
+  if (!clock) return changed(state, { kind: 'move', move: canonical });
+  return changed(state, {
+    kind: 'move',
+    move: canonical,
+    at: state.at,
+    ms: msAfterMove(clock, side, state.at),
+  });
 }

@@ -2,27 +2,24 @@
  * One live room: its state, a serial queue of commands in front of the reducer, the durable
  * append of every event before it is broadcast, and a bounded history for resync.
  */
-import type { ChatMessage, RoomEvent } from '@bagh/protocol';
+import type { ChatMessage, RoomEvent, Snapshot } from '@bagh/protocol';
+import type { Result, Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
 import type { RoomStorage, StoredChange } from '../storage/types.js';
+import { replay, restoreRoomState, storedChangeOf } from './changes.js';
+import { flagAt, flagDue } from './clock.js';
 import { EventHistory } from './history.js';
+import { abandonOf, isPresent, localPresence, seatConnected, seatOf } from './presence.js';
 import { type Command, type Reduction, reduce } from './reducer.js';
+import { chatFor, snapshotOf } from './snapshot.js';
 import {
-  abandonOf,
   botSeatOf,
-  flagAt,
-  flagDue,
-  localPresence,
   otherSide,
   type PresenceCounts,
-  presenceDataOf,
+  type RoomError,
   type RoomState,
-  replay,
-  restoreRoomState,
   roomError,
-  seatConnected,
-  storedChange,
 } from './state.js';
 
 export interface RoomDeps {
@@ -75,6 +72,18 @@ interface BotWork {
 
 /** Called inside the room's turn, after the events are durable and broadcast. */
 export type Settle = (result: Reduction, room: Room) => void;
+
+/**
+ * Work a command needs before it is judged (a rematch creates its room), done in the room's turn
+ * on the state it will be judged on: the command to judge, or a refusal.
+ */
+export type Prepare = (state: RoomState, command: Command) => Promise<Result<Command, RoomError>>;
+
+/** Where a socket is in the room: `side` for a seat, null for a spectator (`present`) or a stranger. */
+export interface Place {
+  readonly present: boolean;
+  readonly side: Side | null;
+}
 
 const MAX_CONFLICT_RETRIES = 3;
 
@@ -130,6 +139,18 @@ export class Room {
   get state(): RoomState {
     return this.#state;
   }
+  get version(): number {
+    return this.#state.version;
+  }
+  placeOf(socketId: string): Place {
+    return { present: isPresent(this.#state, socketId), side: seatOf(this.#state, socketId) };
+  }
+  snapshot(): Snapshot {
+    return snapshotOf(this.#state);
+  }
+  chatFor(spectator: boolean): ChatMessage[] {
+    return chatFor(this.#state, spectator);
+  }
   get idle(): boolean {
     return this.#pending === 0;
   }
@@ -151,7 +172,7 @@ export class Room {
    * Runs the command in turn, stamped with the time it is judged at; `settle` sees the result
    * inside the same turn. A clock that ran out before the command is judged first.
    */
-  dispatch(command: Command, settle?: Settle): Promise<Reduction> {
+  dispatch(command: Command, settle?: Settle, prepare?: Prepare): Promise<Reduction> {
     this.#pending++;
     const run = this.#tail.then(async () => {
       const at = command.at ?? this.#deps.now();
@@ -170,7 +191,7 @@ export class Room {
         if (recount.ok && recount.value.events.length === 0) this.#state = { ...this.#state, at: judgedAt };
       }
       const retried = TIMER_COMMANDS.has(command.type) || this.#isDeparted(command);
-      const result = this.#noteStore(await this.#apply({ ...command, at }));
+      const result = this.#noteStore(await this.#apply({ ...command, at }, prepare));
       this.#noteDeparture(command, result);
       // A timer retrying against a failing store keeps no empty room in memory.
       if (result.ok || !retried) this.#lastActive = Date.now();
@@ -421,24 +442,27 @@ export class Room {
     }
   }
 
-  async #apply(command: Command): Promise<Reduction> {
+  async #apply(asked: Command, prepare?: Prepare): Promise<Reduction> {
     if (this.#gone) return this.#vanished();
     try {
       if (!(await this.#refresh())) return this.#vanished();
     } catch (error) {
-      this.log.debug({ err: error, command: command.type }, 'version check failed');
+      this.log.debug({ err: error, command: asked.type }, 'version check failed');
       return unavailable();
     }
+    const prepared = prepare ? await prepare(this.#state, asked) : { ok: true as const, value: asked };
+    if (!prepared.ok) return prepared;
+    const command = prepared.value;
     for (let attempt = 0; ; attempt++) {
       const result = reduce(this.#state, await this.#counted(command));
       if (!result.ok || result.value.events.length === 0) {
         if (result.ok) this.#state = result.value.state;
         return result;
       }
-      const { state, events, chat } = result.value;
+      const { state, events, changes, chat } = result.value;
       let appended: Awaited<ReturnType<RoomStorage['append']>>;
       try {
-        appended = await this.#deps.storage.append(this.id, this.#state.version, changesOf(events, state));
+        appended = await this.#deps.storage.append(this.id, this.#state.version, changes.map(storedChangeOf));
       } catch (error) {
         // The store logs its failures (rate-limited); the command is answered and nothing changed.
         this.log.debug({ err: error, command: command.type, version: this.#state.version }, 'append failed');
@@ -579,63 +603,6 @@ function remoteEstimate(total: PresenceCounts, local: PresenceCounts): PresenceC
     goat: Math.max(0, total.goat - local.goat),
     spectators: Math.max(0, total.spectators - local.spectators),
   };
-}
-
-/** The durable part of each event; presence on one node only moves the version on. */
-function changesOf(events: readonly RoomEvent[], state: RoomState): StoredChange[] {
-  return events.map((event): StoredChange => {
-    if (event.type === 'move' && event.move !== undefined) {
-      const clock = state.clock;
-      if (clock && event.side !== undefined) {
-        return storedChange('move', event.version, {
-          move: event.move,
-          at: clock.since,
-          ms: clock.remaining[event.side],
-        });
-      }
-      return storedChange('move', event.version, { move: event.move });
-    }
-    if (event.type === 'result' && state.result) {
-      return storedChange('result', event.version, {
-        ...state.result,
-        at: state.at,
-        clock: state.clock ? { ...state.clock.remaining } : null,
-      });
-    }
-    if (event.type === 'draw' && event.side !== undefined) {
-      const action = state.drawOffer === null ? 'decline' : 'offer';
-      return storedChange('draw', event.version, { action, side: event.side });
-    }
-    if (event.type === 'rematch' && event.side !== undefined && state.rematch) {
-      const { roomId } = state.rematch;
-      return storedChange(
-        'rematch',
-        event.version,
-        roomId ? { action: 'accept', side: event.side, roomId } : { action: 'offer', side: event.side },
-      );
-    }
-    if (event.type === 'chat') {
-      const message = state.chat[state.chat.length - 1];
-      if (!message) throw new Error('a chat event without a message');
-      return storedChange('chat', event.version, message);
-    }
-    if (event.type === 'seat' && event.side !== undefined) {
-      const tokenHash = state.seats[event.side].tokenHash;
-      if (tokenHash === null) throw new Error('a seat event for a free seat');
-      const presence = presenceDataOf(state);
-      return storedChange('seat', event.version, {
-        side: event.side,
-        tokenHash,
-        ...(presence ? { presence } : {}),
-      });
-    }
-    if (event.type === 'presence') {
-      // Several nodes: presence across nodes is room data; on one node, it only moves the version on.
-      const presence = presenceDataOf(state);
-      if (presence) return storedChange('presence', event.version, presence);
-    }
-    return { version: event.version, kind: event.type, data: null };
-  });
 }
 
 /** A seed for the bot's choice at a ply of a room: reproducible, different from room to room. */

@@ -24,8 +24,7 @@ import type { Budget } from '../limits/budget.js';
 import type { RoomLimits } from '../limits/rooms.js';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
-import { type Command, type Reduction, reduce } from '../rooms/reducer.js';
-import { botSeatOf, chatFor, isPresent, otherSide, seatOf, snapshotOf } from '../rooms/state.js';
+import type { Command, Reduction } from '../rooms/reducer.js';
 import { hashSeatToken, newSeatToken } from '../rooms/tokens.js';
 import { StoreUnavailableError } from '../storage/guarded.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
@@ -164,20 +163,19 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
         roomId,
         { type: 'join', socketId: socket.id, tokenHash },
         (res, room) => {
-          const state = room.state;
-          const side = seatOf(state, socket.id);
-          settleEntry(roomId, res, isPresent(state, socket.id), side);
+          const { present, side } = room.placeOf(socket.id);
+          settleEntry(roomId, res, present, side);
           if (!res.ok) return reply(failure(res.error.code, res.error.message));
           const events = since === undefined ? undefined : room.eventsSince(since);
           if (since !== undefined && events === null) {
-            room.log.debug({ since, version: state.version }, 'join: gap not held, snapshot only');
+            room.log.debug({ since, version: room.version }, 'join: gap not held, snapshot only');
           }
           reply({
             ok: true,
             role: side ?? 'spectator',
-            snapshot: snapshotOf(state),
+            snapshot: room.snapshot(),
             ...(events ? { events } : {}),
-            chat: chatFor(state, side === null),
+            chat: room.chatFor(side === null),
           });
         },
       );
@@ -200,11 +198,11 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
         tokenHash: hashSeatToken(seatToken),
       } as const;
       const result = await rooms.dispatch(roomId, command, (res, room) => {
-        const state = room.state;
-        settleEntry(roomId, res, isPresent(state, socket.id), seatOf(state, socket.id));
+        const place = room.placeOf(socket.id);
+        settleEntry(roomId, res, place.present, place.side);
         if (!res.ok) return reply(failure(res.error.code, res.error.message));
         room.log.info({ side }, 'seat claimed');
-        reply({ ok: true, seatToken, snapshot: snapshotOf(state) });
+        reply({ ok: true, seatToken, snapshot: room.snapshot() });
       });
       if (!result.ok) {
         if (result.error.code === 'NOT_FOUND') delete socket.data.rooms[roomId];
@@ -285,60 +283,27 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     }),
   );
 
-  /** Creates the rematch room and seats the players there (sides swapped); acks its id. */
-  async function startRematch(roomId: string, reply: Reply): Promise<void> {
-    const room = await rooms.get(roomId);
-    if (!room) return reply(failure('NOT_FOUND', `no room ${roomId}`));
-    // Judge first with a stand-in id, so that no room is created for a refused accept.
-    const probe = reduce(room.state, { type: 'rematch-accept', socketId, roomId: roomId });
-    if (!probe.ok) return reply(failure(probe.error.code, probe.error.message));
-    const admission = await deps.roomLimits.admit(address, botSeatOf(room.state) !== null);
-    if (!admission.ok) return reply(failure('RATE_LIMITED', admission.message));
-    const { room: next, tokens } = await rooms.createRematch(room.state).catch((error: unknown) => {
-      admission.cancel();
-      throw error;
+  /** A rematch offer or accept; once the rematch starts, acked with its room, the players told their seats. */
+  async function rematch(roomId: string, accept: boolean, reply: Reply): Promise<void> {
+    const admit = (againstBot: boolean) => deps.roomLimits.admit(address, againstBot);
+    const result = await rooms.rematch(roomId, { socketId, accept, admit }, (res) => {
+      if (!res.ok) return;
+      const { version, started } = res.value;
+      // Each player's sockets learn, privately, their seat in the new room.
+      for (const { sockets, seat } of started?.seats ?? []) io.to([...sockets]).emit('seat:assigned', seat);
+      reply({ ok: true, version, ...(started ? { roomId: started.roomId } : {}) });
     });
-    admission.created(next.id);
-    const result = await rooms.dispatch(
-      roomId,
-      { type: 'rematch-accept', socketId, roomId: next.id },
-      (res, old) => {
-        if (!res.ok) return;
-        // Each player's sockets learn, privately, their seat in the new room: sides swapped.
-        for (const side of ['tiger', 'goat'] as const) {
-          const sockets = old.state.seats[side].sockets;
-          const newSide = otherSide(side);
-          const seatToken = tokens[newSide];
-          if (sockets.length > 0 && seatToken !== undefined) {
-            io.to([...sockets]).emit('seat:assigned', {
-              roomId: next.id,
-              side: newSide,
-              seatToken,
-            });
-          }
-        }
-        reply({ ok: true, version: res.value.version, roomId: next.id });
-      },
-    );
     if (!result.ok) reply(failure(result.error.code, result.error.message));
   }
 
   socket.on(
     'rematch:accept',
-    handle(GameRequest, 'rematch:accept', ({ roomId }, reply) => startRematch(roomId, reply)),
+    handle(GameRequest, 'rematch:accept', ({ roomId }, reply) => rematch(roomId, true, reply)),
   );
 
   socket.on(
     'rematch:offer',
-    handle(GameRequest, 'rematch:offer', async ({ roomId }, reply) => {
-      const room = await rooms.get(roomId);
-      // Against the computer, which always plays again, the offer starts the rematch at once.
-      if (room && botSeatOf(room.state)) return startRematch(roomId, reply);
-      const result = await rooms.dispatch(roomId, { type: 'rematch-offer', socketId }, (res) => {
-        if (res.ok) reply({ ok: true, version: res.value.version });
-      });
-      if (!result.ok) reply(failure(result.error.code, result.error.message));
-    }),
+    handle(GameRequest, 'rematch:offer', ({ roomId }, reply) => rematch(roomId, false, reply)),
   );
 
   socket.on('disconnect', (reason) => {
