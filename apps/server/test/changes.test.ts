@@ -72,13 +72,6 @@ function play(setup: RoomSetup, shared: boolean, commands: (Command | ((state: R
 }
 
 const here = (remote = { tiger: 0, goat: 0, spectators: 0 }) => ({ remote });
-const move = (socketId: string, text: string, ply: number, at = T0): Command => ({
-  type: 'move',
-  socketId,
-  move: text,
-  ply,
-  at,
-});
 
 describe('every change kind, stored and replayed, gives the state the reducer made', () => {
   const covered = new Set<ChangeKind>();
@@ -92,11 +85,11 @@ describe('every change kind, stored and replayed, gives the state the reducer ma
         { type: 'join', socketId: 'g', tokenHash: GOAT_HASH, at: T0 },
         { type: 'claim', socketId: 't', side: 'tiger', tokenHash: TIGER_HASH, at: T0 + 10 },
         { type: 'join', socketId: 's', at: T0 + 20 },
-        move('g', 'G@c3', 0, T0 + 1_000),
-        move('t', 'a1-b1', 1, T0 + 3_000),
+        { type: 'move', socketId: 'g', move: 'G@c3', ply: 0, at: T0 + 1_000 },
+        { type: 'move', socketId: 't', move: 'a1-b1', ply: 1, at: T0 + 3_000 },
         { type: 'draw-offer', socketId: 'g', at: T0 + 4_000 },
         { type: 'draw-decline', socketId: 't', at: T0 + 4_500 },
-        move('g', 'G@c2', 2, T0 + 6_000),
+        { type: 'move', socketId: 'g', move: 'G@c2', ply: 2, at: T0 + 6_000 },
         { type: 'chat', socketId: 'g', channel: 'players', text: 'hi', at: T0 + 7_000 },
         { type: 'chat', socketId: 's', channel: 'spectators', text: 'hello', at: T0 + 7_500 },
         { type: 'disconnect', socketId: 's', at: T0 + 8_000 },
@@ -122,7 +115,7 @@ describe('every change kind, stored and replayed, gives the state the reducer ma
           ...here({ tiger: 0, goat: 0, spectators: 2 }),
         },
         { type: 'claim', socketId: 'g', side: 'goat', tokenHash: GOAT_HASH, at: T0 + 10, ...here() },
-        move('g', 'G@c3', 0),
+        { type: 'move', socketId: 'g', move: 'G@c3', ply: 0, at: T0 },
         { type: 'disconnect', socketId: 't', at: T0 + 100, ...here() },
         (s) => ({ type: 'abandon-timer', version: s.version, at: T0 + 100 + GRACE_MS }),
         { type: 'join', socketId: 't2', tokenHash: TIGER_HASH, at: T0 + 5_000, ...here() },
@@ -145,7 +138,7 @@ describe('every change kind, stored and replayed, gives the state the reducer ma
       false,
       [
         { type: 'join', socketId: 'g', tokenHash: GOAT_HASH, at: T0 },
-        move('g', 'G@c3', 0),
+        { type: 'move', socketId: 'g', move: 'G@c3', ply: 0, at: T0 },
         (s) => ({ type: 'bot-move', version: s.version, move: 'a1-b1', at: T0 + 10 }),
         { type: 'resign', socketId: 'g', at: T0 + 20 },
         { type: 'rematch-accept', socketId: 'g', roomId: 'bot-rematch', at: T0 + 30 },

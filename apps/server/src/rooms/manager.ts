@@ -207,6 +207,7 @@ export class RoomManager {
       return { ok: true, value: { ...accept, roomId: started.room.id } };
     };
     let settled: RematchResult | undefined;
+    // Dispatched as an offer; `prepare` makes it the accept of the new room when the rematch starts.
     const result = await this.dispatch(
       roomId,
       { type: 'rematch-offer', socketId },
@@ -218,7 +219,8 @@ export class RoomManager {
       },
       prepare,
     );
-    return settled ?? (result as RematchResult);
+    if (settled) return settled;
+    return result.ok ? { ok: true, value: { version: result.value.version } } : result;
   }
 
   /** A finished room replaying a parsed game record (no seats). */

@@ -139,6 +139,7 @@ export class Room {
   get state(): RoomState {
     return this.#state;
   }
+  // What the socket edge shows of the room (read in its turn, from `settle`).
   get version(): number {
     return this.#state.version;
   }

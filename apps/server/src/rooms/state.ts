@@ -1,4 +1,7 @@
-/** The state of one room: plain immutable data, replaced (never mutated) by the reducer. */
+/**
+ * The state of one room: plain immutable data, replaced (never mutated) by the reducer; and a
+ * new room's state. Its changes are in changes.ts, its views in snapshot.ts.
+ */
 import {
   type BotLevel,
   BotLevel as BotLevelSchema,
