@@ -23,7 +23,10 @@ import {
 
 const Remaining = z.object({ tiger: z.number(), goat: z.number() });
 
-/** The stored changes; a change without its `kind` is its stored `data`, as stored since the first release. */
+/**
+ * The stored changes. A change without its `kind` is its stored `data`, in the shapes stored before
+ * the changes were typed (test/fixtures/rooms-3faa71d.json): old rooms replay as they were.
+ */
 export const StoredRoomChange = z.discriminatedUnion('kind', [
   /** `move`: canonical. `at` and `ms` (the mover's remaining time after the move, increment added) in timed games. */
   z.object({
