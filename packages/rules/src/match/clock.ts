@@ -4,6 +4,8 @@
  * the server's: no clock runs before the first move, and that move is free; a later move deducts
  * the time its clock ran and adds the increment; a clock never counts below zero.
  */
+import type { Game } from '../game.js';
+import type { RecordResult } from '../notation/record.js';
 import { opposite, type Side } from '../types.js';
 
 /** Milliseconds each side starts with, and milliseconds added to a side's clock per move it makes. */
@@ -113,6 +115,14 @@ export function clockAfterMove(
 /** The clocks stopped at `at` (the game ended): each side keeps its time left then; none runs. */
 export function stopClock(clock: Clock, at: number): Clock {
   return { ...clock, remaining: remainingAt(clock, at), running: null };
+}
+
+/**
+ * The side whose clock runs in `game`: none before the first move (it is free), none once the
+ * game is over (`result`); else the side to move.
+ */
+export function runningSide(game: Game, result: RecordResult | null): Side | null {
+  return result || game.moves.length === 0 ? null : game.position.toMove;
 }
 
 /** The clocks with `side`'s running from `at` (after a take-back or a reload), or none (null). */

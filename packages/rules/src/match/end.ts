@@ -5,6 +5,7 @@
 import type { Game } from '../game.js';
 import type { RecordResult } from '../notation/record.js';
 import { opposite, type Side } from '../types.js';
+import { lastMoveIndexOf } from './replay.js';
 
 /** The reasons of results the rules do not decide (R14, R15 and R24 decide the rest). */
 export const DECLARED_REASONS = ['resign', 'timeout', 'abandoned', 'aborted', 'agreement'] as const;
@@ -12,6 +13,14 @@ export type DeclaredReason = (typeof DECLARED_REASONS)[number];
 
 /** A game may be aborted (ended with no result) until both sides have moved. */
 export const canAbort = (movesPlayed: number): boolean => movesPlayed < 2;
+
+/**
+ * Whether `side` may take back its last move (offline, against the computer; a finished game
+ * goes on again): once it has moved, and not once a side's time ran out.
+ */
+export function canTakeBack(game: Game, side: Side, result: RecordResult | null): boolean {
+  return lastMoveIndexOf(game, side) >= 0 && result?.reason !== 'timeout';
+}
 
 /** `side` resigned: the other side wins. */
 export const resignation = (side: Side): RecordResult => ({ winner: opposite(side), reason: 'resign' });
