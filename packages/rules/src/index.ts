@@ -59,6 +59,7 @@ export {
   type SideTimes,
   startClock,
   stopClock,
+  stopClockWith,
   type TimeControl,
   timeout,
   withMoverTime,

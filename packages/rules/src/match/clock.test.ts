@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { gameOf } from '../test-helpers.js';
 import { SIDES, type Side } from '../types.js';
 import {
   type Clock,
@@ -11,8 +12,10 @@ import {
   moverTimeAfterMove,
   remainingAt,
   resumeClock,
+  runningSide,
   startClock,
   stopClock,
+  stopClockWith,
   withMoverTime,
 } from './clock.js';
 
@@ -58,6 +61,12 @@ describe('match clocks (the server’s semantics)', () => {
     expect(remainingAt(shown, 2_300).goat).toBe(59_000);
   });
 
+  it('run the side to move’s clock once a game has begun and while it goes on', () => {
+    expect(runningSide(gameOf('bagh-chal'), null)).toBeNull();
+    expect(runningSide(gameOf('bagh-chal', ['G@c3']), null)).toBe('tiger');
+    expect(runningSide(gameOf('bagh-chal', ['G@c3']), { winner: 'goat', reason: 'resign' })).toBeNull();
+  });
+
   it('replay a stored move time exactly (`withMoverTime`)', () => {
     const running = clockAfterMove(startClock(control, 0), 'goat', 0);
     expect(withMoverTime(running, 'tiger', 12_345, 7_000, false)).toEqual({
@@ -83,6 +92,11 @@ describe('match clocks (the server’s semantics)', () => {
     expect(stopped.since).toBe(running.since); // as the server keeps it
     expect(remainingAt(stopped, 500_000)).toEqual({ tiger: 50_000, goat: 60_000 });
     expect(flagDue(stopped, 500_000)).toBe(false);
+    expect(stopClockWith(running, { tiger: 1, goat: 2 })).toEqual({
+      ...running,
+      remaining: { tiger: 1, goat: 2 },
+      running: null,
+    });
     const again = resumeClock(stopped, 'goat', 600_000);
     expect(remainingAt(again, 605_000)).toEqual({ tiger: 50_000, goat: 55_000 });
   });

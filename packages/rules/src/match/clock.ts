@@ -112,10 +112,16 @@ export function clockAfterMove(
   return withMoverTime(clock, mover, moverTimeAfterMove(clock, mover, at), resumesAt, over);
 }
 
-/** The clocks stopped at `at` (the game ended): each side keeps its time left then; none runs. */
-export function stopClock(clock: Clock, at: number): Clock {
-  return { ...clock, remaining: remainingAt(clock, at), running: null };
+/** The clocks stopped with these times left (a result stored with its clocks replays through this). */
+export function stopClockWith(clock: Clock, remaining: SideTimes): Clock {
+  return { ...clock, remaining, running: null };
 }
+
+/**
+ * The clocks stopped at `at` (the game ended): each side keeps its time left then (0 for a side
+ * whose flag is due); none runs.
+ */
+export const stopClock = (clock: Clock, at: number): Clock => stopClockWith(clock, remainingAt(clock, at));
 
 /**
  * The side whose clock runs in `game`: none before the first move (it is free), none once the

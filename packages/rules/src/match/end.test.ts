@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { gameOf } from '../test-helpers.js';
-import { ABORTED, AGREED_DRAW, abandonment, canAbort, resignation, resultOf, timeout } from './end.js';
+import {
+  ABORTED,
+  AGREED_DRAW,
+  abandonment,
+  canAbort,
+  canTakeBack,
+  resignation,
+  resultOf,
+  timeout,
+} from './end.js';
 
 describe('declared results', () => {
   it('lets a game be aborted until both sides have moved', () => {
@@ -20,6 +29,14 @@ describe('declared results', () => {
     expect(abandonment('tiger', 'draw')).toEqual({ winner: null, reason: 'abandoned' });
     expect(ABORTED).toEqual({ winner: null, reason: 'aborted' });
     expect(AGREED_DRAW).toEqual({ winner: null, reason: 'agreement' });
+  });
+
+  it('lets a side take back its last move once it has moved, unless time ran out', () => {
+    const game = gameOf('bagh-chal', ['G@c3']);
+    expect(canTakeBack(game, 'goat', null)).toBe(true);
+    expect(canTakeBack(game, 'tiger', null)).toBe(false);
+    expect(canTakeBack(game, 'goat', resignation('goat'))).toBe(true);
+    expect(canTakeBack(game, 'goat', timeout('tiger'))).toBe(false);
   });
 
   it('prefers the rules’ outcome to a declared result', () => {
