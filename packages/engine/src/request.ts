@@ -3,15 +3,7 @@
  * server, a Web Worker in the browser): a game given as variant, options, start position string
  * and move texts, answered with move texts. No I/O here: the same code runs in both places.
  */
-import {
-  createGame,
-  type Game,
-  makeMove,
-  type Options,
-  parsePosition,
-  playMoveTexts,
-  type Variant,
-} from '@bagh/rules';
+import { type Game, gameFromMoves, makeMove, type Options, type Variant } from '@bagh/rules';
 import { chooseMove, seededRandom } from './bot.js';
 import { DEFAULT_WEIGHTS, WIN_SCORE } from './evaluate.js';
 import type { Level } from './levels.js';
@@ -65,18 +57,9 @@ export interface AnalysisReply {
 
 /** Rebuilds the game a request describes; throws with the rules' message when it does not replay. */
 export function gameOf(request: PositionRequest): Game {
-  let start: Game['start'] | undefined;
-  if (request.start !== undefined) {
-    const parsed = parsePosition(request.start);
-    if (!parsed.ok) throw new Error(`bad start position: ${parsed.error.message}`);
-    start = parsed.value;
-  }
-  const created = createGame(request.variant, request.options, start);
-  if (!created.ok) throw new Error(`cannot start ${request.variant}: ${created.error.message}`);
-  const played = playMoveTexts(created.value, request.moves);
-  if (!played.ok)
-    throw new Error(`move ${played.error.index + 1} (${played.error.move}): ${played.error.message}`);
-  return played.value;
+  const game = gameFromMoves(request);
+  if (!game.ok) throw new Error(game.error.message);
+  return game.value;
 }
 
 /** `overrides` tighten the level's limits (a quick fallback search). */

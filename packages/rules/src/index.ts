@@ -28,6 +28,42 @@ export {
   pointsOf,
   popcount,
 } from './geometry.js';
+export {
+  ABORTED,
+  AGREED_DRAW,
+  abandonment,
+  type Clock,
+  type ClockReading,
+  type ClockTimes,
+  canAbort,
+  canTakeBack,
+  clockAfterMove,
+  clockReadingAt,
+  DECLARED_REASONS,
+  type DeclaredReason,
+  flagAt,
+  flagDue,
+  flaggedSide,
+  type GameSpec,
+  type GameSpecError,
+  gameAtPly,
+  gameFromMoves,
+  lastMoveIndexOf,
+  moverOf,
+  moverTimeAfterMove,
+  remainingAt,
+  resignation,
+  resultOf,
+  resumeClock,
+  runningSide,
+  type SideTimes,
+  startClock,
+  stopClock,
+  stopClockWith,
+  type TimeControl,
+  timeout,
+  withMoverTime,
+} from './match/index.js';
 export { type MoveParseError, makeMove, parseMove } from './notation/move.js';
 export { makeObx, makeObxMove, type ObxError, parseObx } from './notation/obx.js';
 export { makeBoardText, makePosition, type PositionParseError, parsePosition } from './notation/position.js';
@@ -44,6 +80,8 @@ export { perft } from './perft.js';
 export { positionFromSetup, type SetupError, type SetupErrorCode, startPosition } from './setup.js';
 export * from './types.js';
 export {
+  choosableOptions,
+  chosenOptions,
   DEFAULT_OPTIONS,
   resolveOptions,
   unsupportedOptions,

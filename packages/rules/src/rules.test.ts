@@ -4,6 +4,8 @@ import { areNeighbours, GEOMETRIES, makePoint, parsePoint, pointsOf } from './ge
 import { parseMove } from './notation/move.js';
 import { makePosition } from './notation/position.js';
 import { gameOf, moveTexts } from './test-helpers.js';
+import { VARIANTS } from './types.js';
+import { choosableOptions, chosenOptions, unsupportedOptions } from './variants.js';
 
 const P = (name: string): number => parsePoint(name)!;
 const names = (mask: number): string[] => pointsOf(mask).map(makePoint).sort();
@@ -308,6 +310,20 @@ describe('options a variant has (R12, R23, R26)', () => {
     for (const variant of ['bagh-guti', 'bagh-bandi'] as const) {
       const created = createGame(variant, { multiJump: true, goatsFirst: true, noRepeat: true });
       expect(created.ok && created.value.options.multiJump).toBe(true);
+    }
+  });
+
+  it('lets players choose only the options a variant has and does not fix (R10, R13)', () => {
+    expect(choosableOptions('bagh-chal')).toEqual([]);
+    expect(choosableOptions('bagh-guti')).toEqual(['goatsFirst', 'multiJump', 'noRepeat']);
+    expect(choosableOptions('bagh-bandi')).toEqual(['goatsFirst', 'multiJump', 'noRepeat']);
+    const all = { goatsFirst: true, multiJump: false, noRepeat: true };
+    expect(chosenOptions('bagh-chal', all)).toEqual({});
+    expect(chosenOptions('bagh-bandi', all)).toEqual(all);
+    // What a form offers is always accepted.
+    for (const variant of VARIANTS) {
+      const every = { goatsFirst: true, multiJump: true, noRepeat: true };
+      expect(unsupportedOptions(variant, chosenOptions(variant, every))).toEqual([]);
     }
   });
 });

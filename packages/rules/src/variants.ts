@@ -56,6 +56,23 @@ export function unsupportedOptions(variant: Variant, options: Partial<Options> =
   );
 }
 
+/**
+ * The options a player may choose for a variant: those it has that its own rules do not fix
+ * (none for Bagh Chal, R10 and R13; all three for Bagh Guti and Bagh Bandi, R21, R23, R26).
+ */
+export function choosableOptions(variant: Variant): OptionName[] {
+  const { optionNames, fixedOptions } = VARIANT_RULES[variant];
+  return optionNames.filter((name) => fixedOptions[name] === undefined);
+}
+
+/** A form's boxes as the options asked for: only those the variant lets players choose. */
+export function chosenOptions(
+  variant: Variant,
+  chosen: Readonly<Record<OptionName, boolean>>,
+): Partial<Options> {
+  return Object.fromEntries(choosableOptions(variant).map((name) => [name, chosen[name]]));
+}
+
 /** The options in force: what was asked for, with the variant's fixed rules on top. */
 export function resolveOptions(variant: Variant, options: Partial<Options> = {}): Options {
   return { ...DEFAULT_OPTIONS, ...options, ...VARIANT_RULES[variant].fixedOptions };

@@ -6,19 +6,17 @@ import type { Level } from '@bagh/engine';
 import type { ErrorCode, Role, Snapshot, TimeControl } from '@bagh/protocol';
 import {
   type BoardKind,
-  createGame,
   type Game,
+  gameFromMoves,
   legalMoves,
   type Move,
   makeObx,
   makePosition,
-  type OptionName,
   type Options,
   type Point,
   type Position,
   parseMove,
   parsePosition,
-  playMoveTexts,
   pointsOf,
   type Side,
   VARIANT_RULES,
@@ -64,11 +62,6 @@ export const OPTION_INFO: { readonly [K in keyof Options]: string } = {
   noRepeat: 'No repeated positions',
 };
 
-/** The options a player may choose for a variant (RULES.md R21, R23, R26). */
-export function choosableOptions(variant: Variant): (keyof Options)[] {
-  return variant === 'bagh-chal' ? [] : ['goatsFirst', 'multiJump', 'noRepeat'];
-}
-
 /** A form's time choice (minutes, seconds per move) as a time control within the server's bounds. */
 export function timeControlOf(timed: boolean, minutes: number, increment: number): TimeControl | null {
   if (!timed) return null;
@@ -76,14 +69,6 @@ export function timeControlOf(timed: boolean, minutes: number, increment: number
     initialMs: Math.round(Math.min(180, Math.max(0.5, minutes || 0)) * 60_000),
     incrementMs: Math.round(Math.min(600, Math.max(0, increment || 0)) * 1000),
   };
-}
-
-/** The options a form chose, of those its variant lets players choose. */
-export function chosenOptions(
-  variant: Variant,
-  chosen: Readonly<Record<OptionName, boolean>>,
-): Partial<Options> {
-  return Object.fromEntries(choosableOptions(variant).map((name) => [name, chosen[name]]));
 }
 
 /** The sides a player may ask for when a game is made. */
@@ -150,7 +135,12 @@ export function boardModel(snapshot: Snapshot, role: Role | null, flipOverride: 
   const mine = role === 'tiger' || role === 'goat' ? role : null;
   let moves: readonly Move[] = [];
   if (mine && mine === snapshot.toMove && !snapshot.result) {
-    const game = createGame(snapshot.variant, snapshot.options, position);
+    const game = gameFromMoves({
+      variant: snapshot.variant,
+      options: snapshot.options,
+      start: position,
+      moves: [],
+    });
     if (game.ok) moves = legalMoves(game.value);
   }
   return modelOf(snapshot.variant, position, {
@@ -175,8 +165,9 @@ export function boardWithWaitingMove(
   move: string,
 ): BoardModel | null {
   const position = positionOf(snapshot);
-  const game = position ? createGame(snapshot.variant, snapshot.options, position) : null;
-  const played = game?.ok ? playMoveTexts(game.value, [move]) : null;
+  const played = position
+    ? gameFromMoves({ variant: snapshot.variant, options: snapshot.options, start: position, moves: [move] })
+    : null;
   if (!played?.ok) return null;
   return modelOf(snapshot.variant, played.value.position, {
     mine: role === 'tiger' || role === 'goat' ? role : null,
@@ -279,9 +270,11 @@ export function errorText(error: { code: string; message?: string }): string {
  */
 export function snapshotAtPly(snapshot: Snapshot, ply: number): Snapshot | null {
   if (ply >= snapshot.moves.length) return snapshot;
-  const start = createGame(snapshot.variant, snapshot.options);
-  if (!start.ok) return null;
-  const played = playMoveTexts(start.value, snapshot.moves.slice(0, Math.max(0, ply)));
+  const played = gameFromMoves({
+    variant: snapshot.variant,
+    options: snapshot.options,
+    moves: snapshot.moves.slice(0, Math.max(0, ply)),
+  });
   if (!played.ok) return null;
   const { position } = played.value;
   return {

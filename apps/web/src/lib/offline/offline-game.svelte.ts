@@ -2,13 +2,21 @@
  * A game against the computer held entirely in the browser: `@bagh/rules` judges every move,
  * the computer's moves come from the engine's Web Worker, and the game is saved in localStorage
  * after every change, so a reload resumes it. No server is involved. Optionally timed: the
- * computer's clock runs while it thinks; while the page is closed no clock runs.
+ * computer's clock runs while it thinks; while the page is closed no clock runs. The rules of the
+ * match (clocks, results, take-backs) are `@bagh/rules`'; this class only applies them.
  */
 import type { BotMoveReply, BotMoveRequest, Level } from '@bagh/engine';
 import type { TimeControl } from '@bagh/protocol';
 import {
+  type Clock,
+  canTakeBack,
+  clockAfterMove,
   createGame,
+  flagDue,
+  flaggedSide,
   type Game,
+  gameAtPly,
+  lastMoveIndexOf,
   type Move,
   makeMove,
   type Options,
@@ -17,12 +25,18 @@ import {
   play,
   playMoveText,
   type RecordResult,
+  remainingAt,
+  resignation,
+  resultOf,
+  resumeClock,
+  runningSide,
   type Side,
+  startClock,
+  stopClock,
+  timeout,
   type Variant,
 } from '@bagh/rules';
 import { EngineClient } from '../engine/engine-client.js';
-import { gameAtPly, moverOf } from '../game/replay.js';
-import { afterMove, flagged, type GameClock, leftAt, newClock, runningFor } from './clock.js';
 import { makeSavedGame, parseSavedGame, SAVED_GAME_KEY } from './saved-game.js';
 
 /** What a new game is played with. */
@@ -86,14 +100,14 @@ export class OfflineGame {
   #level = $state<Level>('beginner');
   /** A result the rules did not decide (a resignation). */
   #declared = $state.raw<RecordResult | null>(null);
-  #clock = $state.raw<GameClock | null>(null);
+  #clock = $state.raw<Clock | null>(null);
   #thinking = $state(false);
   #error = $state<string | null>(null);
   /** Bumped by every change that makes a question in flight to the computer moot. */
   #asked = 0;
 
   #moves = $derived(this.#game ? this.#game.moves.map(makeMove) : []);
-  #result = $derived(this.#game?.outcome ?? this.#declared);
+  #result = $derived(this.#game ? resultOf(this.#game, this.#declared) : this.#declared);
 
   constructor(options: OfflineGameOptions = {}) {
     this.#computerPlayer = options.computer ?? new EngineClient();
@@ -117,7 +131,7 @@ export class OfflineGame {
     return this.#level;
   }
   /** A timed game's clocks, else null. */
-  get clock(): GameClock | null {
+  get clock(): Clock | null {
     return this.#clock;
   }
   /** Move texts so far (R40). */
@@ -140,7 +154,7 @@ export class OfflineGame {
   }
   /** The person has a move to take back (not once their time ran out). */
   get canUndo(): boolean {
-    return this.#lastPlayerPly() >= 0 && this.#result?.reason !== 'timeout';
+    return !!this.#game && canTakeBack(this.#game, this.#player, this.#result);
   }
   /** The game as a RULES.md record (what is saved). */
   get record(): string | null {
@@ -196,7 +210,7 @@ export class OfflineGame {
     this.#declared = null;
     this.#error = null;
     this.#game = created.value;
-    this.#clock = settings.clock ? newClock(settings.clock, Date.now()) : null;
+    this.#clock = settings.clock ? startClock(settings.clock, Date.now()) : null;
     this.#save();
     this.#watchClock();
     this.#askIfDue();
@@ -232,15 +246,15 @@ export class OfflineGame {
    */
   undo(): void {
     const game = this.#game;
-    const ply = this.#lastPlayerPly();
     this.#timeOutIfDue();
     if (!game || !this.canUndo) return;
     this.#supersede();
     this.#declared = null;
     this.#error = null;
-    this.#game = gameAtPly(game, ply);
+    const back = gameAtPly(game, lastMoveIndexOf(game, this.#player));
+    this.#game = back;
     // Time spent stays spent; the person's clock runs again (not before the first move).
-    if (this.#clock) this.#clock = runningFor(this.#clock, ply > 0 ? this.#player : null, Date.now());
+    if (this.#clock) this.#clock = resumeClock(this.#clock, runningSide(back, null), Date.now());
     this.#save();
     this.#watchClock();
   }
@@ -248,7 +262,7 @@ export class OfflineGame {
   resign(): void {
     this.#timeOutIfDue();
     if (!this.#game || this.#result) return;
-    this.#end({ winner: this.computer, reason: 'resign' });
+    this.#end(resignation(this.#player));
   }
 
   /** Asks the computer again after it failed. */
@@ -273,12 +287,15 @@ export class OfflineGame {
   #advance(next: Game, move: Move, madeAt = Date.now()): void {
     const mover = this.#game?.position.toMove ?? next.position.toMove;
     if (this.#clock) {
-      if (flagged(this.#clock, madeAt)) {
+      if (flagDue(this.#clock, madeAt)) {
         this.#timeOutIfDue();
         return;
       }
       // The next clock runs from now: the pause before the computer's move is shown is nobody's.
-      this.#clock = afterMove(this.#clock, mover, madeAt, { resumesAt: Date.now(), over: !!next.outcome });
+      this.#clock = clockAfterMove(this.#clock, mover, madeAt, {
+        resumesAt: Date.now(),
+        over: !!next.outcome,
+      });
     }
     this.#game = next;
     this.#error = null;
@@ -326,15 +343,15 @@ export class OfflineGame {
   #end(result: RecordResult): void {
     this.#supersede();
     this.#declared = result;
-    if (this.#clock) this.#clock = runningFor(this.#clock, null, Date.now());
+    if (this.#clock) this.#clock = stopClock(this.#clock, Date.now());
     clearTimeout(this.#flagTimer);
     this.#save();
   }
 
   /** The running clock has reached zero (the timer may lag in a background tab): its side loses on time. */
   #timeOutIfDue(): void {
-    const loser = this.#clock && flagged(this.#clock, Date.now());
-    if (loser && !this.#result) this.#end({ winner: opposite(loser), reason: 'timeout' });
+    const loser = this.#clock && flaggedSide(this.#clock, Date.now());
+    if (loser && !this.#result) this.#end(timeout(loser));
   }
 
   /** Wakes when the running clock would reach zero (again, should the timer fire early). */
@@ -342,7 +359,7 @@ export class OfflineGame {
     clearTimeout(this.#flagTimer);
     const clock = this.#clock;
     if (!clock?.running || this.#result) return;
-    const left = leftAt(clock, Date.now())[clock.running];
+    const left = remainingAt(clock, Date.now())[clock.running];
     this.#flagTimer = setTimeout(
       () => {
         this.#timeOutIfDue();
@@ -358,17 +375,10 @@ export class OfflineGame {
     this.#thinking = false;
   }
 
-  #lastPlayerPly(): number {
-    const game = this.#game;
-    if (!game) return -1;
-    for (let i = game.moves.length - 1; i >= 0; i--) if (moverOf(game, i) === this.#player) return i;
-    return -1;
-  }
-
   #saved(game: Game): string {
     const clock = this.#clock && {
       control: this.#clock.control,
-      remaining: leftAt(this.#clock, Date.now()),
+      remaining: remainingAt(this.#clock, Date.now()),
     };
     return makeSavedGame({ game, player: this.#player, level: this.#level, result: this.#result, clock });
   }
@@ -388,8 +398,7 @@ export class OfflineGame {
     this.#declared = saved.game.outcome ? null : saved.result;
     if (saved.clock) {
       // The time the page was closed is not counted: the clock to move runs again from now.
-      const running = this.#result || saved.game.moves.length === 0 ? null : saved.game.position.toMove;
-      this.#clock = { ...saved.clock, running, since: Date.now() };
+      this.#clock = { ...saved.clock, running: runningSide(saved.game, this.#result), since: Date.now() };
     }
   }
 

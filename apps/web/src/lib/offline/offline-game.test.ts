@@ -1,9 +1,8 @@
 import type { BotMoveReply, BotMoveRequest } from '@bagh/engine';
-import { createGame, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
+import { createGame, legalMoves, makeMove, playMoveTexts, remainingAt } from '@bagh/rules';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type EngineMessage, handleEngineMessage } from '../engine/engine.worker.js';
 import { EngineClient, type WorkerLike } from '../engine/engine-client.js';
-import { leftAt } from './clock.js';
 import { type ComputerPlayer, type GameStore, OfflineGame } from './offline-game.svelte.js';
 import { makeSavedGame, parseSavedGame, SAVED_GAME_KEY } from './saved-game.js';
 
@@ -310,7 +309,7 @@ describe('a timed offline game', () => {
     await vi.advanceTimersByTimeAsync(1_500);
     computer.reply('a1-b2');
     await vi.advanceTimersByTimeAsync(5);
-    const afterReply = leftAt(game.clock!, Date.now());
+    const afterReply = remainingAt(game.clock!, Date.now());
     expect(afterReply.tiger).toBe(60_000 - 1_500 + 2_000);
     expect(game.clock!.running).toBe('goat');
     await vi.advanceTimersByTimeAsync(59_000);
@@ -320,7 +319,7 @@ describe('a timed offline game', () => {
     expect(game.yourTurn).toBe(false);
     expect(game.canUndo).toBe(false);
     expect(game.clock!.running).toBeNull();
-    expect(leftAt(game.clock!, Date.now())).toEqual({ tiger: afterReply.tiger, goat: 0 });
+    expect(remainingAt(game.clock!, Date.now())).toEqual({ tiger: afterReply.tiger, goat: 0 });
     expect(store.data.get(SAVED_GAME_KEY)).toContain('[Termination "timeout"]');
   });
 
@@ -348,7 +347,7 @@ describe('a timed offline game', () => {
     expect(game.moves).toEqual(['G@c3']); // answered, not yet shown
     await vi.advanceTimersByTimeAsync(1);
     expect(game.moves).toEqual(['G@c3', 'a1-b2']);
-    expect(leftAt(game.clock!, Date.now())).toEqual({ tiger: 4_900, goat: 5_000 });
+    expect(remainingAt(game.clock!, Date.now())).toEqual({ tiger: 4_900, goat: 5_000 });
 
     game.playText('G@c4');
     vi.setSystemTime(Date.now() + 6_000); // the tab slept past the computer's time
@@ -404,9 +403,9 @@ describe('a timed offline game', () => {
     again.game.open();
     expect(again.game.settings?.clock).toEqual(control);
     expect(again.game.clock!.running).toBe('goat');
-    expect(leftAt(again.game.clock!, Date.now())).toEqual({ tiger: 59_000, goat: 50_000 });
+    expect(remainingAt(again.game.clock!, Date.now())).toEqual({ tiger: 59_000, goat: 50_000 });
     again.game.undo(); // time spent stays spent; nobody's clock runs before the first move
-    expect(leftAt(again.game.clock!, Date.now() + 99_000)).toEqual({ tiger: 59_000, goat: 50_000 });
+    expect(remainingAt(again.game.clock!, Date.now() + 99_000)).toEqual({ tiger: 59_000, goat: 50_000 });
     again.game.close();
 
     const bads = ['[Clocks "59000 -5"]', '[Clocks "fast"]', '[Clocks " 5"]', '[Clocks "1e9 5"]'];
