@@ -2,7 +2,14 @@
  * The live rooms of this process: created here, loaded lazily from storage on first use (so
  * rooms come back after a restart), evicted from memory when empty and idle.
  */
-import type { BotLevel, ChatMessage, LiveRoom, RoomEvent, TimeControl } from '@bagh/protocol';
+import {
+  type BotLevel,
+  type ChatMessage,
+  GameResult,
+  type LiveRoom,
+  type RoomEvent,
+  type TimeControl,
+} from '@bagh/protocol';
 import { type GameRecord, makeMove, makePosition, type Options, type Side, type Variant } from '@bagh/rules';
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../storage/guarded.js';
@@ -158,7 +165,7 @@ export class RoomManager {
       imported: {
         ...(start !== started.position ? { start } : {}),
         moves: game.moves.map(makeMove),
-        result: record.result ? { winner: record.result.winner, reason: record.result.reason } : null,
+        result: record.result ? GameResult.parse(record.result) : null,
         headers: { ...record.headers },
       },
     });

@@ -241,7 +241,7 @@ function chat(state: RoomState, socketId: string, channel: ChatChannel, text: st
   if (channel === 'spectators' && side !== null) {
     return fail('UNAUTHORIZED', "players cannot write to the spectators' channel");
   }
-  const message = { channel, from: side ?? 'spectator', text, at: state.at };
+  const message = { channel, from: side ?? ('spectator' as const), text, at: state.at };
   const { state: after, event } = eventAfter({ ...state, chat: [...state.chat, message] }, 'chat');
   return {
     ok: true,

@@ -10,6 +10,7 @@ import {
   type GameResult,
   GameResult as GameResultSchema,
   ResolvedOptions,
+  Role as RoleSchema,
   type RoomEvent,
   Side as SideSchema,
   type Snapshot,
@@ -287,13 +288,13 @@ const CHANGE_DATA = {
   /** A result decided by the room, with the clocks as they stopped. */
   result: z.object({
     winner: SideSchema.nullable(),
-    reason: z.string(),
+    reason: GameResultSchema.shape.reason,
     at: z.number(),
     clock: Remaining.nullable(),
   }),
   draw: z.object({ action: z.enum(['offer', 'decline']), side: SideSchema }),
   rematch: z.object({ action: z.enum(['offer', 'accept']), side: SideSchema, roomId: z.string().optional() }),
-  chat: z.object({ channel: ChatChannelSchema, from: z.string(), text: z.string(), at: z.number() }),
+  chat: z.object({ channel: ChatChannelSchema, from: RoleSchema, text: z.string(), at: z.number() }),
 } as const;
 export type ChangeKind = keyof typeof CHANGE_DATA;
 export type ChangeData<K extends ChangeKind> = z.infer<(typeof CHANGE_DATA)[K]>;
