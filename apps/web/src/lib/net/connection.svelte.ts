@@ -10,15 +10,19 @@
  * connection is down waits and is sent once the page is back (at the same ply, unless the
  * re-join shows it was played or the game moved on): never lost silently, never played twice.
  */
+// Types only: the page never loads zod (the server validates; the client trusts its replies).
 import type {
+  AckOf,
   ChatChannel,
   ChatMessage,
+  ClientEvent,
   ClientToServerEvents,
   ErrorCode,
   ErrorInfo,
+  RequestOf,
   Role,
   RoomEvent,
-  SeatAssigned,
+  ServerEvent,
   ServerToClientEvents,
   Snapshot,
 } from '@bagh/protocol';
@@ -33,6 +37,13 @@ import { localTokens, type TokenStore } from './seats.js';
  */
 export type ConnectionStatus = 'connecting' | 'online' | 'back-online' | 'reconnecting' | 'offline';
 type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+/** The socket's own events the connection follows. */
+type Lifecycle = 'connect' | 'disconnect' | 'connect_error';
+type Listener<E extends ServerEvent | Lifecycle> = E extends ServerEvent
+  ? ServerToClientEvents[E]
+  : () => void;
+/** The commands of a seated player that need nothing back but success: resign, draw offers, chat… */
+type GameCommand = Exclude<ClientEvent, 'room:join' | 'seat:claim' | 'move' | 'room:leave'>;
 
 /**
  * Reconnection backoff: the first try after 0.5–1.5 s, then doubling up to 2.5–7.5 s (±50 %
@@ -76,6 +87,7 @@ export interface ConnectionOptions {
 
 /** A client-side error: a protocol code plus the server's message. */
 export type ClientError = ErrorInfo | { code: 'TIMEOUT' | 'OFFLINE' | 'NOT_SENT'; message: string };
+const NO_ANSWER: ClientError = { code: 'TIMEOUT', message: 'The server did not answer.' };
 
 export class GameConnection {
   readonly roomId: string;
@@ -128,11 +140,11 @@ export class GameConnection {
       if (this.#status !== 'connecting') this.#status = this.#downStatus();
       if (!this.#socket.active) this.#retrySoon(); // refused outright: Socket.IO will not retry
     });
-    this.#on('room:event', (event: RoomEvent) => this.#receive(event));
-    this.#on('chat:message', (message: ChatMessage) => {
+    this.#on('room:event', (event) => this.#receive(event));
+    this.#on('chat:message', (message) => {
       if (message.roomId === this.roomId) this.#chat = [...this.#chat, message].slice(-200);
     });
-    this.#on('seat:assigned', (assigned: SeatAssigned) => {
+    this.#on('seat:assigned', (assigned) => {
       this.#tokens.set(assigned.roomId, assigned.seatToken);
       this.#rematchRoom = assigned.roomId;
     });
@@ -229,11 +241,11 @@ export class GameConnection {
       ...(seatToken ? { seatToken } : {}),
       ...(since !== undefined ? { since } : {}),
     };
-    this.#socket.timeout(this.#ackTimeoutMs).emit('room:join', request, (timeout, reply) => {
+    this.#emit('room:join', request, (reply) => {
       if (seq !== this.#joinSeq) return; // superseded by a later join, or the connection was lost
       this.#joining = false;
       // No answer on an open connection: it may be dead (a laptop that slept); start afresh.
-      if (timeout) return this.#reconnectNow();
+      if (reply === null) return this.#reconnectNow();
       if (!reply.ok) {
         if (this.#snapshot && RETRYABLE.has(reply.error.code)) this.#rejoinSoon();
         this.#joinFailure = reply.error;
@@ -254,15 +266,13 @@ export class GameConnection {
       return;
     }
     this.#error = null;
-    this.#socket
-      .timeout(this.#ackTimeoutMs)
-      .emit('seat:claim', { roomId: this.roomId, side }, (timeout, reply) => {
-        if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
-        if (!reply.ok) return this.#fail(reply.error);
-        this.#tokens.set(this.roomId, reply.seatToken);
-        this.#role = side;
-        this.#replace(reply.snapshot);
-      });
+    this.#emit('seat:claim', { roomId: this.roomId, side }, (reply) => {
+      if (reply === null) return this.#fail(NO_ANSWER);
+      if (!reply.ok) return this.#fail(reply.error);
+      this.#tokens.set(this.roomId, reply.seatToken);
+      this.#role = side;
+      this.#replace(reply.snapshot);
+    });
   }
 
   /**
@@ -311,24 +321,31 @@ export class GameConnection {
   }
 
   /** A game command: acked, its failure shown as `lastError`. */
-  #command(event: string, payload: object): void {
+  #command<E extends GameCommand>(event: E, payload: RequestOf<E>): void {
     if (!this.connected) {
       this.#fail({ code: 'OFFLINE', message: 'Not connected.' });
       return;
     }
     this.#error = null;
-    const socket = this.#socket as unknown as {
-      timeout(ms: number): {
-        emit(
-          e: string,
-          p: object,
-          ack: (timeout: unknown, reply: { ok: boolean; error?: ErrorInfo }) => void,
-        ): void;
-      };
-    };
-    socket.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout, reply) => {
-      if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
-      if (!reply.ok && reply.error) this.#fail(reply.error);
+    this.#emit(event, payload, (reply) => {
+      if (reply === null) return this.#fail(NO_ANSWER);
+      if (!reply.ok) this.#fail(reply.error);
+    });
+  }
+
+  /**
+   * Emits a client event, its request and reply typed by the registry; `settle` gets the reply, or
+   * null when none came in time. Socket.IO's emit types stay unresolved for a generic event, so
+   * this one call goes through the socket's untyped face; the types are the signature's.
+   */
+  #emit<E extends ClientEvent>(
+    event: E,
+    request: RequestOf<E>,
+    settle: (reply: AckOf<E> | null) => void,
+  ): void {
+    const wire: Socket = this.#socket;
+    wire.timeout(this.#ackTimeoutMs).emit(event, request, (timeout: Error | null, reply: AckOf<E>) => {
+      settle(timeout ? null : reply);
     });
   }
 
@@ -337,9 +354,9 @@ export class GameConnection {
     const outgoing = { ...move, sent: true };
     this.#outbox = outgoing;
     const request = { roomId: this.roomId, move: outgoing.text, ply: outgoing.ply };
-    this.#socket.timeout(this.#ackTimeoutMs).emit('move', request, (timeout, reply) => {
+    this.#emit('move', request, (reply) => {
       if (this.#outbox !== outgoing) return; // settled or sent again meanwhile
-      if (timeout) {
+      if (reply === null) {
         // Lost on the way or just slow: the next join shows whether it was played.
         this.#outbox = { ...outgoing, sent: false };
         if (this.connected) this.join();
@@ -482,13 +499,13 @@ export class GameConnection {
     this.#unbind.push(() => target.removeEventListener(name, handler));
   }
 
-  #on(name: string, handler: (...args: never[]) => void): void {
-    const socket = this.#socket as unknown as {
-      on(n: string, h: (...a: never[]) => void): void;
-      off(n: string, h: (...a: never[]) => void): void;
-    };
-    socket.on(name, handler);
-    this.#unbind.push(() => socket.off(name, handler));
+  /** Listens to a server event (its payload typed by the registry) or the socket's own; unbound on close. */
+  #on<E extends ServerEvent | Lifecycle>(name: E, handler: Listener<E>): void {
+    // Widened to the unions, which Socket.IO's listener types resolve (a generic event they do not).
+    const event: ServerEvent | Lifecycle = name;
+    const listener: Listener<ServerEvent | Lifecycle> = handler;
+    this.#socket.on(event, listener);
+    this.#unbind.push(() => this.#socket.off(event, listener));
   }
 }
 
