@@ -87,7 +87,6 @@ export interface ConnectionOptions {
 
 /** A client-side error: a protocol code plus the server's message. */
 export type ClientError = ErrorInfo | { code: 'TIMEOUT' | 'OFFLINE' | 'NOT_SENT'; message: string };
-const NO_ANSWER: ClientError = { code: 'TIMEOUT', message: 'The server did not answer.' };
 
 export class GameConnection {
   readonly roomId: string;
@@ -241,11 +240,11 @@ export class GameConnection {
       ...(seatToken ? { seatToken } : {}),
       ...(since !== undefined ? { since } : {}),
     };
-    this.#emit('room:join', request, (reply) => {
+    this.#socket.timeout(this.#ackTimeoutMs).emit('room:join', request, (timeout, reply) => {
       if (seq !== this.#joinSeq) return; // superseded by a later join, or the connection was lost
       this.#joining = false;
       // No answer on an open connection: it may be dead (a laptop that slept); start afresh.
-      if (reply === null) return this.#reconnectNow();
+      if (timeout) return this.#reconnectNow();
       if (!reply.ok) {
         if (this.#snapshot && RETRYABLE.has(reply.error.code)) this.#rejoinSoon();
         this.#joinFailure = reply.error;
@@ -266,13 +265,15 @@ export class GameConnection {
       return;
     }
     this.#error = null;
-    this.#emit('seat:claim', { roomId: this.roomId, side }, (reply) => {
-      if (reply === null) return this.#fail(NO_ANSWER);
-      if (!reply.ok) return this.#fail(reply.error);
-      this.#tokens.set(this.roomId, reply.seatToken);
-      this.#role = side;
-      this.#replace(reply.snapshot);
-    });
+    this.#socket
+      .timeout(this.#ackTimeoutMs)
+      .emit('seat:claim', { roomId: this.roomId, side }, (timeout, reply) => {
+        if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
+        if (!reply.ok) return this.#fail(reply.error);
+        this.#tokens.set(this.roomId, reply.seatToken);
+        this.#role = side;
+        this.#replace(reply.snapshot);
+      });
   }
 
   /**
@@ -327,25 +328,12 @@ export class GameConnection {
       return;
     }
     this.#error = null;
-    this.#emit(event, payload, (reply) => {
-      if (reply === null) return this.#fail(NO_ANSWER);
-      if (!reply.ok) this.#fail(reply.error);
-    });
-  }
-
-  /**
-   * Emits a client event, its request and reply typed by the registry; `settle` gets the reply, or
-   * null when none came in time. Socket.IO's emit types stay unresolved for a generic event, so
-   * this one call goes through the socket's untyped face; the types are the signature's.
-   */
-  #emit<E extends ClientEvent>(
-    event: E,
-    request: RequestOf<E>,
-    settle: (reply: AckOf<E> | null) => void,
-  ): void {
+    // Socket.IO's emit types stay unresolved for a generic event: this one call goes through the
+    // socket's untyped face, and the registry's types are this method's signature.
     const wire: Socket = this.#socket;
-    wire.timeout(this.#ackTimeoutMs).emit(event, request, (timeout: Error | null, reply: AckOf<E>) => {
-      settle(timeout ? null : reply);
+    wire.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout: Error | null, reply: AckOf<E>) => {
+      if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
+      if (!reply.ok) this.#fail(reply.error);
     });
   }
 
@@ -354,9 +342,9 @@ export class GameConnection {
     const outgoing = { ...move, sent: true };
     this.#outbox = outgoing;
     const request = { roomId: this.roomId, move: outgoing.text, ply: outgoing.ply };
-    this.#emit('move', request, (reply) => {
+    this.#socket.timeout(this.#ackTimeoutMs).emit('move', request, (timeout, reply) => {
       if (this.#outbox !== outgoing) return; // settled or sent again meanwhile
-      if (reply === null) {
+      if (timeout) {
         // Lost on the way or just slow: the next join shows whether it was played.
         this.#outbox = { ...outgoing, sent: false };
         if (this.connected) this.join();
@@ -500,12 +488,11 @@ export class GameConnection {
   }
 
   /** Listens to a server event (its payload typed by the registry) or the socket's own; unbound on close. */
-  #on<E extends ServerEvent | Lifecycle>(name: E, handler: Listener<E>): void {
-    // Widened to the unions, which Socket.IO's listener types resolve (a generic event they do not).
-    const event: ServerEvent | Lifecycle = name;
-    const listener: Listener<ServerEvent | Lifecycle> = handler;
-    this.#socket.on(event, listener);
-    this.#unbind.push(() => this.#socket.off(event, listener));
+  #on<E extends ServerEvent | Lifecycle>(name: E, handler: Listener<E>): void;
+  // The implementation takes the unions, which Socket.IO's listener types resolve (a generic event they do not).
+  #on(name: ServerEvent | Lifecycle, handler: Listener<ServerEvent | Lifecycle>): void {
+    this.#socket.on(name, handler);
+    this.#unbind.push(() => this.#socket.off(name, handler));
   }
 }
 
