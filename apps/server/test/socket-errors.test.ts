@@ -1,3 +1,4 @@
+import { AckError, GameResult, Snapshot } from '@bagh/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   createRoom,
@@ -183,6 +184,74 @@ describe('every error code, and nothing changes', () => {
     const snapshot = await getSnapshot(server.url, roomId);
     expect(snapshot.seats.goat).toEqual({ taken: true, connected: false });
     expect(snapshot.spectators).toBe(1);
+  });
+});
+
+describe('error acks carry the room version', () => {
+  it('a refusal by the room, or about a room the socket is in, carries its version; NOT_FOUND none', async () => {
+    const { roomId, goat, tiger, watcher } = await seatedRoom();
+    const { version } = await goat.request('move', { roomId, move: 'G@c3', ply: 0 });
+    await watcher.waitForVersion(version);
+    const refusals = [
+      await tiger.request('move', { roomId, move: 'a1-b1', ply: 0 }), // STALE
+      await goat.request('move', { roomId, move: 'G@d3', ply: 1 }), // NOT_YOUR_TURN
+      await tiger.request('move', { roomId, move: 'b2-b3', ply: 1 }), // ILLEGAL_MOVE
+      await watcher.request('move', { roomId, move: 'a1-b1', ply: 1 }), // UNAUTHORIZED
+      await watcher.request('seat:claim', { roomId, side: 'goat' }), // SEAT_TAKEN
+      await goat.request('draw:accept', { roomId }), // NOT_ALLOWED
+      await goat.request('rematch:accept', { roomId }), // NOT_ALLOWED, by the rematch handler
+      await goat.request('move', { roomId, move: 'G@d3', ply: 'one' }), // BAD_REQUEST, before the room
+      await (await connect()).request('move', { roomId, move: 'G@d3', ply: 1 }), // a stranger: UNAUTHORIZED
+    ];
+    for (const ack of refusals) {
+      expect(AckError.parse(ack), JSON.stringify(ack)).toMatchObject({ ok: false, version });
+    }
+    expect(refusals.map((ack) => ack.error.code)).toEqual([
+      'STALE',
+      'NOT_YOUR_TURN',
+      'ILLEGAL_MOVE',
+      'UNAUTHORIZED',
+      'SEAT_TAKEN',
+      'NOT_ALLOWED',
+      'NOT_ALLOWED',
+      'BAD_REQUEST',
+      'UNAUTHORIZED',
+    ]);
+    const unknown = await goat.request('move', { roomId: 'no-such-room', move: 'G@c3', ply: 0 });
+    expect(expectError(unknown, 'NOT_FOUND')).not.toHaveProperty('version');
+    expect(expectError(await goat.request('move', null), 'BAD_REQUEST')).not.toHaveProperty('version');
+  });
+
+  it('RATE_LIMITED carries the version of a room the socket is in', async () => {
+    const limited = await fixture.server({ options: { socketRateLimit: { refillPerSecond: 1, burst: 2 } } });
+    const { roomId, seatToken } = await createRoom(limited.url, { variant: 'bagh-chal', side: 'goat' });
+    const client = await connect(limited.url);
+    const joined = await client.request('room:join', { roomId, seatToken });
+    const acks = await Promise.all([1, 2, 3].map(() => client.request('resign', { roomId })));
+    const refused = acks.filter((ack) => ack.ok === false && ack.error.code === 'RATE_LIMITED');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const ack of refused) expect(ack.version).toBeGreaterThanOrEqual(joined.snapshot.version);
+  });
+});
+
+describe('closed enums', () => {
+  it("a result's reason and a chat message's from take only the values the server sends", () => {
+    expect(GameResult.safeParse({ winner: 'tiger', reason: 'resign' }).success).toBe(true);
+    expect(GameResult.safeParse({ winner: 'goat', reason: '' }).success).toBe(true);
+    expect(GameResult.safeParse({ winner: 'tiger', reason: 'resigned' }).success).toBe(false);
+    expect(GameResult.safeParse({ winner: null, reason: 'disconnected' }).success).toBe(false);
+  });
+
+  it('every result and chat message the server sends parses with the closed schemas', async () => {
+    const { roomId, goat, tiger, watcher } = await seatedRoom();
+    const chatted = new Promise((resolve) => watcher.socket.once('chat:message', resolve));
+    expect((await tiger.request('chat:send', { roomId, channel: 'players', text: 'gl' })).ok).toBe(true);
+    expect((await chatted) as object).toMatchObject({ from: 'tiger' });
+    const { version } = await goat.request('resign', { roomId });
+    const ended = await watcher.waitForVersion(version);
+    expect(Snapshot.parse(ended.snapshot).result).toEqual({ winner: 'tiger', reason: 'resign' });
+    const joined = await watcher.request('room:join', { roomId });
+    expect(Snapshot.parse(joined.snapshot).result?.reason).toBe('resign');
   });
 });
 

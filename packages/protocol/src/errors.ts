@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Version } from './common.js';
 
 /** Error codes shared by the server's replies and the client's messages. */
 export const ERROR_CODES = [
@@ -26,6 +27,10 @@ export type ErrorInfo = z.infer<typeof ErrorInfo>;
 export const ErrorBody = z.object({ error: ErrorInfo });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Every socket ack that failed. */
-export const AckError = z.object({ ok: z.literal(false), error: ErrorInfo });
+/**
+ * Every socket ack that failed. `version`: the room's version as the server refused the command,
+ * whenever the server knows the room (absent for `NOT_FOUND`, a payload naming no valid room, a
+ * store that could not be reached), so a client can tell whether it is behind.
+ */
+export const AckError = z.object({ ok: z.literal(false), error: ErrorInfo, version: Version.optional() });
 export type AckError = z.infer<typeof AckError>;

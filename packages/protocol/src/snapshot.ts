@@ -26,8 +26,14 @@ export const ResultReason = z.enum([
   'aborted',
 ]);
 export type ResultReason = z.infer<typeof ResultReason>;
+/**
+ * A result's reason as the server sends it: a ResultReason, or `''` for the result of an imported
+ * record that names none (no `Termination` header, R42).
+ */
+export const GameResultReason = z.enum([...ResultReason.options, '']);
+export type GameResultReason = z.infer<typeof GameResultReason>;
 /** `winner: null` is a draw (agreement, abandoned by claim of a draw) or an aborted game. */
-export const GameResult = z.object({ winner: Side.nullable(), reason: z.string() });
+export const GameResult = z.object({ winner: Side.nullable(), reason: GameResultReason });
 export type GameResult = z.infer<typeof GameResult>;
 
 /** Epoch milliseconds (server time). */

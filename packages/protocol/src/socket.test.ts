@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ChatRequest, ChatText } from './socket.js';
+import { AckError } from './errors.js';
+import { GameResult, GameResultReason, ResultReason } from './snapshot.js';
+import {
+  ChatMessage,
+  ChatRequest,
+  ChatText,
+  CLIENT_EVENT_NAMES,
+  CLIENT_EVENTS,
+  isClientEvent,
+  parseRequest,
+  SERVER_EVENTS,
+} from './socket.js';
 
 const text = (value: string) => ChatText.safeParse(value);
 
@@ -38,5 +49,43 @@ describe('ChatText', () => {
   it('is what a chat request carries', () => {
     const parsed = ChatRequest.parse({ roomId: 'abcdefghijkl', channel: 'players', text: 'hi\u202E!' });
     expect(parsed.text).toBe('hi!');
+  });
+});
+
+describe('the event registry', () => {
+  it('names every client event once, and nothing inherited', () => {
+    expect(CLIENT_EVENT_NAMES).toEqual(Object.keys(CLIENT_EVENTS));
+    expect(CLIENT_EVENT_NAMES).toContain('chat:send');
+    for (const name of CLIENT_EVENT_NAMES) expect(isClientEvent(name)).toBe(true);
+    for (const name of ['__proto__', 'toString', 'constructor', 'room:event', '', 5, null]) {
+      expect(isClientEvent(name)).toBe(false);
+    }
+  });
+
+  it("parses a payload with its event's schema", () => {
+    const chat = parseRequest('chat:send', { roomId: 'abcdefghijkl', channel: 'players', text: ' hi ' });
+    expect(chat.success && chat.data.text).toBe('hi');
+    expect(parseRequest('move', { roomId: 'abcdefghijkl', move: 'G@c3' }).success).toBe(false);
+    expect(parseRequest('abandon:claim', { roomId: 'abcdefghijkl', outcome: 'lose' }).success).toBe(false);
+  });
+
+  it('every server event has a payload schema; a chat message comes from a role only', () => {
+    expect(Object.keys(SERVER_EVENTS)).toEqual(['room:event', 'chat:message', 'seat:assigned']);
+    const message = { roomId: 'abcdefghijkl', channel: 'players', from: 'tiger', text: 'gl', at: 1 };
+    expect(ChatMessage.safeParse(message).success).toBe(true);
+    expect(ChatMessage.safeParse({ ...message, from: 'admin' }).success).toBe(false);
+  });
+
+  it("a failed ack may carry the room's version; the fields it had stay as they were", () => {
+    const error = { code: 'STALE', message: 'behind' } as const;
+    expect(AckError.parse({ ok: false, error, version: 7 })).toEqual({ ok: false, error, version: 7 });
+    expect(AckError.parse({ ok: false, error })).toEqual({ ok: false, error });
+    expect(AckError.safeParse({ ok: false, error, version: -1 }).success).toBe(false);
+  });
+
+  it('a result reason is one of the closed set', () => {
+    expect(GameResult.safeParse({ winner: null, reason: 'agreement' }).success).toBe(true);
+    expect(GameResult.safeParse({ winner: null, reason: 'Agreement' }).success).toBe(false);
+    expect(GameResultReason.options).toEqual([...ResultReason.options, '']);
   });
 });

@@ -80,11 +80,11 @@ export const RoomEvent = z.object({
 });
 export type RoomEvent = z.infer<typeof RoomEvent>;
 
-/** A chat message; `from` is `tiger`, `goat` or `spectator`. */
+/** A chat message; `from` is the sender's role: `tiger`, `goat` or `spectator`. */
 export const ChatMessage = z.object({
   roomId: RoomId,
   channel: ChatChannel,
-  from: z.string(),
+  from: Role,
   text: z.string(),
   at: EpochMs,
 });
@@ -131,7 +131,11 @@ export type CommandAck = z.infer<typeof CommandAck>;
 export const RematchAcceptAck = z.union([RematchAcceptReply, AckError]);
 export type RematchAcceptAck = z.infer<typeof RematchAcceptAck>;
 
-/** Every client event: its payload schema and its reply schema. */
+/**
+ * The one registry of client events: for each, the payload it takes and the reply its ack
+ * carries on success (a failure is always `AckError`). The server registers its handlers from
+ * it, the doc tool documents it, and the event maps below are derived from it.
+ */
 export const CLIENT_EVENTS = {
   'room:join': { request: JoinRequest, reply: JoinReply },
   'seat:claim': { request: ClaimRequest, reply: ClaimReply },
@@ -146,35 +150,57 @@ export const CLIENT_EVENTS = {
   'rematch:accept': { request: GameRequest, reply: RematchAcceptReply },
   'abandon:claim': { request: AbandonClaimRequest, reply: CommandReply },
   'chat:send': { request: ChatRequest, reply: CommandReply },
-} as const;
-export type ClientEventName = keyof typeof CLIENT_EVENTS;
+} as const satisfies Record<string, { request: z.ZodType<{ roomId: string }>; reply: z.ZodType }>;
+export type ClientEvent = keyof typeof CLIENT_EVENTS;
+/** @deprecated the same as ClientEvent. */
+export type ClientEventName = ClientEvent;
 
+/** Every server event: its payload schema. */
 export const SERVER_EVENTS = {
   'room:event': RoomEvent,
   'chat:message': ChatMessage,
   'seat:assigned': SeatAssigned,
-} as const;
+} as const satisfies Record<string, z.ZodType>;
+export type ServerEvent = keyof typeof SERVER_EVENTS;
 
-type Ack<R extends z.ZodType> = (reply: z.infer<R> | AckError) => void;
+type ClientSpec<E extends ClientEvent> = (typeof CLIENT_EVENTS)[E];
+/** A client event's payload as a client sends it (before the schema's trimming and the like). */
+export type RequestOf<E extends ClientEvent> = z.input<ClientSpec<E>['request']>;
+/** A client event's payload as the server's handler gets it, parsed. */
+export type ParsedRequestOf<E extends ClientEvent> = z.output<ClientSpec<E>['request']>;
+/** A client event's reply on success. */
+export type ReplyOf<E extends ClientEvent> = z.output<ClientSpec<E>['reply']>;
+/** What a client event's ack is called with. */
+export type AckOf<E extends ClientEvent> = ReplyOf<E> | AckError;
+/** A server event's payload. */
+export type PayloadOf<E extends ServerEvent> = z.output<(typeof SERVER_EVENTS)[E]>;
 
-export interface ClientToServerEvents {
-  'room:join': (request: JoinRequest, ack: Ack<typeof JoinReply>) => void;
-  'seat:claim': (request: ClaimRequest, ack: Ack<typeof ClaimReply>) => void;
-  move: (request: MoveRequest, ack: Ack<typeof MoveReply>) => void;
-  'room:leave': (request: LeaveRequest, ack: Ack<typeof LeaveReply>) => void;
-  resign: (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
-  abort: (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
-  'draw:offer': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
-  'draw:accept': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
-  'draw:decline': (request: GameRequest, ack: Ack<typeof CommandReply>) => void;
-  'rematch:offer': (request: GameRequest, ack: Ack<typeof RematchOfferReply>) => void;
-  'rematch:accept': (request: GameRequest, ack: Ack<typeof RematchAcceptReply>) => void;
-  'abandon:claim': (request: AbandonClaimRequest, ack: Ack<typeof CommandReply>) => void;
-  'chat:send': (request: ChatRequest, ack: Ack<typeof CommandReply>) => void;
-}
+export type ClientToServerEvents = {
+  [E in ClientEvent]: (request: RequestOf<E>, ack: (reply: AckOf<E>) => void) => void;
+};
+export type ServerToClientEvents = { [E in ServerEvent]: (payload: PayloadOf<E>) => void };
 
-export interface ServerToClientEvents {
-  'room:event': (event: RoomEvent) => void;
-  'chat:message': (message: ChatMessage) => void;
-  'seat:assigned': (assigned: SeatAssigned) => void;
-}
+/**
+ * The registry seen one event at a time: indexed with a generic event, its schemas stay tied to
+ * that event's types (a plain `CLIENT_EVENTS[event]` gives the union of them all).
+ */
+type ClientRegistry = {
+  readonly [E in ClientEvent]: {
+    readonly request: z.ZodType<ParsedRequestOf<E>, RequestOf<E>>;
+    readonly reply: z.ZodType<ReplyOf<E>>;
+  };
+};
+const REGISTRY: ClientRegistry = CLIENT_EVENTS;
+
+/** Whether `name` is a client event (own keys only: `__proto__` and the like are not). */
+export const isClientEvent = (name: unknown): name is ClientEvent =>
+  typeof name === 'string' && Object.hasOwn(CLIENT_EVENTS, name);
+
+/** Every client event's name, in the registry's order. */
+export const CLIENT_EVENT_NAMES: readonly ClientEvent[] = Object.keys(CLIENT_EVENTS).filter(isClientEvent);
+
+/** Parses a client event's payload with its schema. */
+export const parseRequest = <E extends ClientEvent>(
+  event: E,
+  payload: unknown,
+): z.ZodSafeParseResult<ParsedRequestOf<E>> => REGISTRY[event].request.safeParse(payload);

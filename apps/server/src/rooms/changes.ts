@@ -3,7 +3,14 @@
  * folds each one into the state (live, and again on replay), storage keeps it as `{ kind, data }`,
  * and its broadcast event is projected from it.
  */
-import { ChatChannel, type EventType, type RoomEvent, Side as SideSchema } from '@bagh/protocol';
+import {
+  ChatChannel,
+  type EventType,
+  GameResult as GameResultSchema,
+  Role as RoleSchema,
+  type RoomEvent,
+  Side as SideSchema,
+} from '@bagh/protocol';
 import { makeMove, makePosition, playMoveText, type Side } from '@bagh/rules';
 import { z } from 'zod';
 import type { RoomRecord, StoredChange } from '../storage/types.js';
@@ -48,7 +55,7 @@ export const StoredRoomChange = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('result'),
     winner: SideSchema.nullable(),
-    reason: z.string(),
+    reason: GameResultSchema.shape.reason,
     at: z.number(),
     clock: Remaining.nullable(),
   }),
@@ -62,7 +69,7 @@ export const StoredRoomChange = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('chat'),
     channel: ChatChannel,
-    from: z.string(),
+    from: RoleSchema,
     text: z.string(),
     at: z.number(),
   }),

@@ -2,7 +2,15 @@
  * The live rooms of this process: created here, loaded lazily from storage on first use (so
  * rooms come back after a restart), evicted from memory when empty and idle.
  */
-import type { BotLevel, ChatMessage, LiveRoom, RoomEvent, SeatAssigned, TimeControl } from '@bagh/protocol';
+import {
+  type BotLevel,
+  type ChatMessage,
+  GameResult,
+  type LiveRoom,
+  type RoomEvent,
+  type SeatAssigned,
+  type TimeControl,
+} from '@bagh/protocol';
 import {
   type GameRecord,
   makeMove,
@@ -239,7 +247,7 @@ export class RoomManager {
       imported: {
         ...(start !== started.position ? { start } : {}),
         moves: game.moves.map(makeMove),
-        result: record.result ? { winner: record.result.winner, reason: record.result.reason } : null,
+        result: record.result ? GameResult.parse(record.result) : null,
         headers: { ...record.headers },
       },
     });

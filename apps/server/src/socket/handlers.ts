@@ -3,16 +3,16 @@
  * result. Handlers are registered synchronously on connection; nothing here touches room state.
  */
 import {
-  AbandonClaimRequest,
+  type AbandonClaimRequest,
   type AckError,
-  ChatRequest,
-  ClaimRequest,
+  type AckOf,
+  CLIENT_EVENT_NAMES,
+  type ClientEvent,
   type ClientToServerEvents,
   type ErrorCode,
-  GameRequest,
-  JoinRequest,
-  LeaveRequest,
-  MoveRequest,
+  isClientEvent,
+  type ParsedRequestOf,
+  parseRequest,
   type ServerToClientEvents,
 } from '@bagh/protocol';
 import type { Side } from '@bagh/rules';
@@ -25,6 +25,7 @@ import type { RoomLimits } from '../limits/rooms.js';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
 import type { Command, Reduction } from '../rooms/reducer.js';
+import type { Room } from '../rooms/room.js';
 import { hashSeatToken, newSeatToken } from '../rooms/tokens.js';
 import { StoreUnavailableError } from '../storage/guarded.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
@@ -52,28 +53,39 @@ export interface SocketDeps {
   readonly roomLimits: RoomLimits;
 }
 
-const CLIENT_EVENT_NAMES: ReadonlySet<string> = new Set([
-  'room:join',
-  'seat:claim',
-  'move',
-  'room:leave',
-  'resign',
-  'abort',
-  'draw:offer',
-  'draw:accept',
-  'draw:decline',
-  'rematch:offer',
-  'rematch:accept',
-  'abandon:claim',
-  'chat:send',
-]);
-
 /** The Socket.IO room of a game's spectators (the spectators' chat channel). */
 export const spectatorsRoom = (roomId: string): string => `${roomId}:spectators`;
 
-type Reply = (payload: object) => void;
+/** A client event's handler: its payload, parsed, and the ack for its one reply. */
+type Handler<E extends ClientEvent> = (
+  request: ParsedRequestOf<E>,
+  reply: (body: AckOf<E>) => void,
+) => Promise<unknown>;
+/** One handler per event of the registry: a missing one does not compile. */
+type Handlers = { [E in ClientEvent]: Handler<E> };
 
-const failure = (code: ErrorCode, message: string): AckError => ({ ok: false, error: { code, message } });
+/** A refusal; `version`: the room's, when it is known. */
+const failure = (code: ErrorCode, message: string, version?: number): AckError => ({
+  ok: false,
+  error: { code, message },
+  ...(version === undefined ? {} : { version }),
+});
+
+const isRefusal = (body: unknown): body is AckError =>
+  typeof body === 'object' && body !== null && 'ok' in body && body.ok === false;
+
+/** The room a payload names, if any (read before, or without, its schema). */
+const roomIdOf = (payload: unknown): string | undefined =>
+  typeof payload === 'object' && payload !== null && 'roomId' in payload && typeof payload.roomId === 'string'
+    ? payload.roomId
+    : undefined;
+
+/** Acks an applied command with the version of the event that applied it. */
+const acked =
+  (reply: (body: { ok: true; version: number }) => void) =>
+  (result: Reduction): void => {
+    if (result.ok) reply({ ok: true, version: result.value.version });
+  };
 
 export function attachSocketHandlers(io: BaghServer, deps: SocketDeps): void {
   io.on('connection', (socket) => onConnection(io, socket, deps));
@@ -92,47 +104,72 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     const ack = packet[packet.length - 1];
     if (!bucket.take(Date.now())) {
       metrics.rejected.inc({ code: 'RATE_LIMITED' });
-      if (typeof ack === 'function') ack(failure('RATE_LIMITED', 'too many events; slow down'));
+      if (typeof ack === 'function') ack(refusal('RATE_LIMITED', 'too many events; slow down', packet[1]));
       return;
     }
-    if (!CLIENT_EVENT_NAMES.has(String(packet[0]))) {
+    if (!isClientEvent(packet[0])) {
       log.debug({ event: String(packet[0]).slice(0, 64) }, 'unknown event ignored');
       return;
     }
     next();
   });
 
-  /** Validates the payload, then runs the handler; every path ends in exactly one ack. */
-  function handle<S extends z.ZodType>(
-    schema: S,
-    event: string,
-    handler: (request: z.infer<S>, reply: Reply) => Promise<unknown>,
-  ): (payload: unknown, ack?: unknown) => void {
-    return (payload, ack) => {
-      let answered = false;
-      const reply: Reply = (body) => {
-        if (answered) return;
-        answered = true;
-        if ('ok' in body && body.ok === false) {
-          const code = (body as AckError).error.code;
-          metrics.rejected.inc({ code });
-          log.debug({ event, code }, 'command rejected');
-        }
-        if (typeof ack === 'function') ack(body);
-      };
-      const parsed = schema.safeParse(payload);
-      if (!parsed.success) {
-        reply(failure('BAD_REQUEST', parsed.error.issues.map(describeIssue).join('; ')));
-        return;
+  /**
+   * The rooms this socket is in, as objects: a refusal that did not reach the room (a bad
+   * payload, a limit) still carries its version, read here without a store lookup.
+   */
+  const entered = new Map<string, Room>();
+
+  /** A refusal about the room `payload` names: with its version when this socket is in it. */
+  function refusal(code: ErrorCode, message: string, payload: unknown): AckError {
+    const roomId = roomIdOf(payload);
+    return failure(code, message, roomId === undefined ? undefined : entered.get(roomId)?.version);
+  }
+
+  /** Validates the payload with the event's schema, then runs its handler; every path ends in exactly one ack. */
+  function run<E extends ClientEvent>(event: E, payload: unknown, ack: unknown): void {
+    let answered = false;
+    const reply = (body: unknown): void => {
+      if (answered) return;
+      answered = true;
+      let sent = body;
+      if (isRefusal(body)) {
+        metrics.rejected.inc({ code: body.error.code });
+        log.debug({ event, code: body.error.code }, 'command rejected');
+        if (body.version === undefined) sent = refusal(body.error.code, body.error.message, payload);
       }
-      handler(parsed.data, reply).catch((error: unknown) => {
-        if (error instanceof StoreUnavailableError) {
-          return reply(failure('UNAVAILABLE', 'the game could not be saved; try again'));
-        }
-        log.error({ err: error, event }, 'handler failed');
-        reply(failure('INTERNAL', 'internal error'));
-      });
+      if (typeof ack === 'function') ack(sent);
     };
+    const parsed = parseRequest(event, payload);
+    if (!parsed.success) {
+      reply(failure('BAD_REQUEST', parsed.error.issues.map(describeIssue).join('; ')));
+      return;
+    }
+    handlers[event](parsed.data, reply).catch((error: unknown) => {
+      if (error instanceof StoreUnavailableError) {
+        return reply(failure('UNAVAILABLE', 'the game could not be saved; try again'));
+      }
+      log.error({ err: error, event }, 'handler failed');
+      reply(failure('INTERNAL', 'internal error'));
+    });
+  }
+
+  /**
+   * Runs a command in its room: `settled` sees the result in the room's turn, and a refusal is
+   * acked there, with the room's version as it refused. A room not reached is refused without.
+   */
+  async function judge(
+    roomId: string,
+    command: Command,
+    reply: (body: AckError) => void,
+    settled: (result: Reduction, room: Room) => void,
+  ): Promise<Reduction> {
+    const result = await rooms.dispatch(roomId, command, (res, room) => {
+      settled(res, room);
+      if (!res.ok) reply(failure(res.error.code, res.error.message, room.version));
+    });
+    if (!result.ok) reply(failure(result.error.code, result.error.message));
+    return result;
   }
 
   /** Marks the room as entered before the command runs, so a disconnect meanwhile reaches it. */
@@ -143,148 +180,40 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     return true;
   }
 
-  function settleEntry(roomId: string, result: Reduction, present: boolean, side: Side | null): void {
+  /** After a join or a claim: in the room (with its seat, if any), or out of it again. */
+  function settleEntry(roomId: string, result: Reduction, room: Room): Side | null {
+    const { present, side } = room.placeOf(socket.id);
     if (present) {
       socket.data.rooms[roomId] = side;
+      entered.set(roomId, room);
       void socket.join(roomId);
       if (side === null) void socket.join(spectatorsRoom(roomId));
       else void socket.leave(spectatorsRoom(roomId));
     } else if (!result.ok) {
       delete socket.data.rooms[roomId];
     }
+    return side;
   }
 
-  socket.on(
-    'room:join',
-    handle(JoinRequest, 'room:join', async ({ roomId, seatToken, since }, reply) => {
-      if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
-      const tokenHash = seatToken === undefined ? undefined : hashSeatToken(seatToken);
-      const result = await rooms.dispatch(
-        roomId,
-        { type: 'join', socketId: socket.id, tokenHash },
-        (res, room) => {
-          const { present, side } = room.placeOf(socket.id);
-          settleEntry(roomId, res, present, side);
-          if (!res.ok) return reply(failure(res.error.code, res.error.message));
-          const events = since === undefined ? undefined : room.eventsSince(since);
-          if (since !== undefined && events === null) {
-            room.log.debug({ since, version: room.version }, 'join: gap not held, snapshot only');
-          }
-          reply({
-            ok: true,
-            role: side ?? 'spectator',
-            snapshot: room.snapshot(),
-            ...(events ? { events } : {}),
-            chat: room.chatFor(side === null),
-          });
-        },
-      );
-      if (!result.ok) {
-        if (result.error.code === 'NOT_FOUND') delete socket.data.rooms[roomId];
-        reply(failure(result.error.code, result.error.message));
-      }
-    }),
-  );
-
-  socket.on(
-    'seat:claim',
-    handle(ClaimRequest, 'seat:claim', async ({ roomId, side }, reply) => {
-      if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
-      const seatToken = newSeatToken();
-      const command = {
-        type: 'claim',
-        socketId: socket.id,
-        side,
-        tokenHash: hashSeatToken(seatToken),
-      } as const;
-      const result = await rooms.dispatch(roomId, command, (res, room) => {
-        const place = room.placeOf(socket.id);
-        settleEntry(roomId, res, place.present, place.side);
-        if (!res.ok) return reply(failure(res.error.code, res.error.message));
-        room.log.info({ side }, 'seat claimed');
-        reply({ ok: true, seatToken, snapshot: room.snapshot() });
-      });
-      if (!result.ok) {
-        if (result.error.code === 'NOT_FOUND') delete socket.data.rooms[roomId];
-        reply(failure(result.error.code, result.error.message));
-      }
-    }),
-  );
-
-  socket.on(
-    'move',
-    handle(MoveRequest, 'move', async ({ roomId, move, ply }, reply) => {
-      const stop = metrics.moveSeconds.startTimer();
-      const command = { type: 'move', socketId: socket.id, move, ply } as const;
-      const result = await rooms.dispatch(roomId, command, (res) => {
-        if (res.ok) reply({ ok: true, version: res.value.version });
-      });
-      stop();
-      if (!result.ok) reply(failure(result.error.code, result.error.message));
-    }),
-  );
-
-  socket.on(
-    'room:leave',
-    handle(LeaveRequest, 'room:leave', async ({ roomId }, reply) => {
-      if (!(roomId in socket.data.rooms)) return reply({ ok: true });
-      const result = await rooms.dispatch(roomId, { type: 'disconnect', socketId: socket.id }, () => {
-        delete socket.data.rooms[roomId];
-        void socket.leave(roomId);
-        void socket.leave(spectatorsRoom(roomId));
-        reply({ ok: true });
-      });
-      if (!result.ok) reply(failure(result.error.code, result.error.message));
-    }),
-  );
-
-  /** A command of the game, acked with the version of the event that applied it. */
-  function command<S extends z.ZodType<{ roomId: string }>>(
-    event: string,
-    schema: S,
-    toCommand: (request: z.infer<S>) => Command,
-  ): void {
-    socket.on(
-      event as 'resign',
-      handle(schema, event, async (request, reply) => {
-        const result = await rooms.dispatch(request.roomId, toCommand(request), (res) => {
-          if (res.ok) reply({ ok: true, version: res.value.version });
-        });
-        if (!result.ok) reply(failure(result.error.code, result.error.message));
-      }),
-    );
+  /** The room was not found: it is not entered either. */
+  function forget(roomId: string, result: Reduction): void {
+    if (!result.ok && result.error.code === 'NOT_FOUND') delete socket.data.rooms[roomId];
   }
+
   const socketId = socket.id;
-  command('resign', GameRequest, () => ({ type: 'resign', socketId }));
-  command('abort', GameRequest, () => ({ type: 'abort', socketId }));
-  command('draw:offer', GameRequest, () => ({ type: 'draw-offer', socketId }));
-  command('draw:accept', GameRequest, () => ({ type: 'draw-accept', socketId }));
-  command('draw:decline', GameRequest, () => ({ type: 'draw-decline', socketId }));
-  command('abandon:claim', AbandonClaimRequest, ({ outcome }) => ({
-    type: 'abandon-claim',
-    socketId,
-    outcome,
-  }));
-
-  socket.on(
-    'chat:send',
-    handle(ChatRequest, 'chat:send', async ({ roomId, channel, text }, reply) => {
-      // A seat's sockets share its budget; spectators (and strangers) share their address's.
-      const place = socket.data.rooms[roomId];
-      const key = place ? `seat:${roomId}:${place}` : `address:${address}`;
-      if (!(await deps.chatBudget.take(key)).ok) {
-        metrics.limited.inc({ limit: 'chat' });
-        return reply(failure('RATE_LIMITED', 'too many chat messages; wait a few seconds'));
-      }
-      const result = await rooms.dispatch(roomId, { type: 'chat', socketId, channel, text }, (res) => {
-        if (res.ok) reply({ ok: true, version: res.value.version });
-      });
-      if (!result.ok) reply(failure(result.error.code, result.error.message));
-    }),
-  );
+  /** A command of the game, acked with the version of the event that applied it. */
+  const command =
+    <R extends { roomId: string }>(toCommand: (request: R) => Command) =>
+    async (request: R, reply: (body: AckOf<'resign'>) => void): Promise<void> => {
+      await judge(request.roomId, toCommand(request), reply, acked(reply));
+    };
 
   /** A rematch offer or accept; once the rematch starts, acked with its room, the players told their seats. */
-  async function rematch(roomId: string, accept: boolean, reply: Reply): Promise<void> {
+  async function rematch(
+    roomId: string,
+    accept: boolean,
+    reply: (body: AckOf<'rematch:accept'>) => void,
+  ): Promise<void> {
     const admit = (againstBot: boolean) => deps.roomLimits.admit(address, againstBot);
     const result = await rooms.rematch(roomId, { socketId, accept, admit }, (res) => {
       if (!res.ok) return;
@@ -296,15 +225,87 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     if (!result.ok) reply(failure(result.error.code, result.error.message));
   }
 
-  socket.on(
-    'rematch:accept',
-    handle(GameRequest, 'rematch:accept', ({ roomId }, reply) => rematch(roomId, true, reply)),
-  );
+  const handlers: Handlers = {
+    'room:join': async ({ roomId, seatToken, since }, reply) => {
+      if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
+      const tokenHash = seatToken === undefined ? undefined : hashSeatToken(seatToken);
+      const join = { type: 'join', socketId, tokenHash } as const;
+      const result = await judge(roomId, join, reply, (res, room) => {
+        const side = settleEntry(roomId, res, room);
+        if (!res.ok) return;
+        const events = since === undefined ? undefined : room.eventsSince(since);
+        if (since !== undefined && events === null) {
+          room.log.debug({ since, version: room.version }, 'join: gap not held, snapshot only');
+        }
+        reply({
+          ok: true,
+          role: side ?? 'spectator',
+          snapshot: room.snapshot(),
+          ...(events ? { events } : {}),
+          chat: room.chatFor(side === null),
+        });
+      });
+      forget(roomId, result);
+    },
 
-  socket.on(
-    'rematch:offer',
-    handle(GameRequest, 'rematch:offer', ({ roomId }, reply) => rematch(roomId, false, reply)),
-  );
+    'seat:claim': async ({ roomId, side }, reply) => {
+      if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
+      const seatToken = newSeatToken();
+      const claim = { type: 'claim', socketId, side, tokenHash: hashSeatToken(seatToken) } as const;
+      const result = await judge(roomId, claim, reply, (res, room) => {
+        settleEntry(roomId, res, room);
+        if (!res.ok) return;
+        room.log.info({ side }, 'seat claimed');
+        reply({ ok: true, seatToken, snapshot: room.snapshot() });
+      });
+      forget(roomId, result);
+    },
+
+    move: async ({ roomId, move, ply }, reply) => {
+      const stop = metrics.moveSeconds.startTimer();
+      await judge(roomId, { type: 'move', socketId, move, ply }, reply, acked(reply));
+      stop();
+    },
+
+    'room:leave': async ({ roomId }, reply) => {
+      if (!(roomId in socket.data.rooms)) return reply({ ok: true });
+      await judge(roomId, { type: 'disconnect', socketId }, reply, () => {
+        delete socket.data.rooms[roomId];
+        entered.delete(roomId);
+        void socket.leave(roomId);
+        void socket.leave(spectatorsRoom(roomId));
+        reply({ ok: true });
+      });
+    },
+
+    resign: command(() => ({ type: 'resign', socketId })),
+    abort: command(() => ({ type: 'abort', socketId })),
+    'draw:offer': command(() => ({ type: 'draw-offer', socketId })),
+    'draw:accept': command(() => ({ type: 'draw-accept', socketId })),
+    'draw:decline': command(() => ({ type: 'draw-decline', socketId })),
+    'abandon:claim': command(({ outcome }: AbandonClaimRequest) => ({
+      type: 'abandon-claim',
+      socketId,
+      outcome,
+    })),
+
+    'chat:send': async ({ roomId, channel, text }, reply) => {
+      // A seat's sockets share its budget; spectators (and strangers) share their address's.
+      const place = socket.data.rooms[roomId];
+      const key = place ? `seat:${roomId}:${place}` : `address:${address}`;
+      if (!(await deps.chatBudget.take(key)).ok) {
+        metrics.limited.inc({ limit: 'chat' });
+        return reply(failure('RATE_LIMITED', 'too many chat messages; wait a few seconds'));
+      }
+      await judge(roomId, { type: 'chat', socketId, channel, text }, reply, acked(reply));
+    },
+
+    'rematch:accept': ({ roomId }, reply) => rematch(roomId, true, reply),
+    'rematch:offer': ({ roomId }, reply) => rematch(roomId, false, reply),
+  };
+  for (const event of CLIENT_EVENT_NAMES) {
+    socket.on(event, (payload: unknown, ack?: unknown) => run(event, payload, ack));
+  }
 
   socket.on('disconnect', (reason) => {
     metrics.connectedSockets.dec();
@@ -317,7 +318,9 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
   if (socket.recovered) {
     // Connection state recovery brought back rooms and data; tell each room it is here again.
     for (const [roomId, side] of Object.entries(socket.data.rooms)) {
-      void rooms.dispatch(roomId, { type: 'connect', socketId: socket.id, side });
+      void rooms.dispatch(roomId, { type: 'connect', socketId: socket.id, side }, (res, room) => {
+        if (res.ok) entered.set(roomId, room);
+      });
     }
   }
 }

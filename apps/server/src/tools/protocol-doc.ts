@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   AckError,
+  CLIENT_EVENT_NAMES,
   CLIENT_EVENTS,
   CreateRoomBody,
   CreateRoomReply,
@@ -59,8 +60,10 @@ export function renderSchemas(): string {
   parts.push(block('POST /api/records — request body (`ImportRecordBody`)', ImportRecordBody, 'input'));
   parts.push(block('POST /api/records — 201 reply (`ImportRecordReply`)', ImportRecordReply, 'output'));
   parts.push(block('Every 4xx reply (`ErrorBody`)', ErrorBody, 'output'));
+  // The registry of @bagh/protocol, the one the server registers its handlers from.
   parts.push('### Socket.IO: client → server\n');
-  for (const [name, { request, reply }] of Object.entries(CLIENT_EVENTS)) {
+  for (const name of CLIENT_EVENT_NAMES) {
+    const { request, reply } = CLIENT_EVENTS[name];
     parts.push(block(`\`${name}\` — payload`, request, 'input'));
     parts.push(block(`\`${name}\` — ack on success`, reply, 'output'));
   }

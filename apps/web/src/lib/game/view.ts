@@ -224,7 +224,8 @@ const REASONS: Record<string, string> = {
   aborted: 'aborted',
 };
 
-export function resultText(result: NonNullable<Snapshot['result']>): string {
+/** A room's result, or an offline game's (the rules' own, whose reason is any string). */
+export function resultText(result: { readonly winner: Side | null; readonly reason: string }): string {
   const why = REASONS[result.reason] ?? result.reason;
   if (result.reason === 'aborted') return 'Game aborted';
   if (!result.winner) return `Draw — ${why}`;

@@ -10,15 +10,19 @@
  * connection is down waits and is sent once the page is back (at the same ply, unless the
  * re-join shows it was played or the game moved on): never lost silently, never played twice.
  */
+// Types only: the page never loads zod (the server validates; the client trusts its replies).
 import type {
+  AckOf,
   ChatChannel,
   ChatMessage,
+  ClientEvent,
   ClientToServerEvents,
   ErrorCode,
   ErrorInfo,
+  RequestOf,
   Role,
   RoomEvent,
-  SeatAssigned,
+  ServerEvent,
   ServerToClientEvents,
   Snapshot,
 } from '@bagh/protocol';
@@ -33,6 +37,13 @@ import { localTokens, type TokenStore } from './seats.js';
  */
 export type ConnectionStatus = 'connecting' | 'online' | 'back-online' | 'reconnecting' | 'offline';
 type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+/** The socket's own events the connection follows. */
+type Lifecycle = 'connect' | 'disconnect' | 'connect_error';
+type Listener<E extends ServerEvent | Lifecycle> = E extends ServerEvent
+  ? ServerToClientEvents[E]
+  : () => void;
+/** The commands of a seated player that need nothing back but success: resign, draw offers, chat… */
+type GameCommand = Exclude<ClientEvent, 'room:join' | 'seat:claim' | 'move' | 'room:leave'>;
 
 /**
  * Reconnection backoff: the first try after 0.5–1.5 s, then doubling up to 2.5–7.5 s (±50 %
@@ -128,11 +139,11 @@ export class GameConnection {
       if (this.#status !== 'connecting') this.#status = this.#downStatus();
       if (!this.#socket.active) this.#retrySoon(); // refused outright: Socket.IO will not retry
     });
-    this.#on('room:event', (event: RoomEvent) => this.#receive(event));
-    this.#on('chat:message', (message: ChatMessage) => {
+    this.#on('room:event', (event) => this.#receive(event));
+    this.#on('chat:message', (message) => {
       if (message.roomId === this.roomId) this.#chat = [...this.#chat, message].slice(-200);
     });
-    this.#on('seat:assigned', (assigned: SeatAssigned) => {
+    this.#on('seat:assigned', (assigned) => {
       this.#tokens.set(assigned.roomId, assigned.seatToken);
       this.#rematchRoom = assigned.roomId;
     });
@@ -311,24 +322,18 @@ export class GameConnection {
   }
 
   /** A game command: acked, its failure shown as `lastError`. */
-  #command(event: string, payload: object): void {
+  #command<E extends GameCommand>(event: E, payload: RequestOf<E>): void {
     if (!this.connected) {
       this.#fail({ code: 'OFFLINE', message: 'Not connected.' });
       return;
     }
     this.#error = null;
-    const socket = this.#socket as unknown as {
-      timeout(ms: number): {
-        emit(
-          e: string,
-          p: object,
-          ack: (timeout: unknown, reply: { ok: boolean; error?: ErrorInfo }) => void,
-        ): void;
-      };
-    };
-    socket.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout, reply) => {
+    // Socket.IO's emit types stay unresolved for a generic event: this one call goes through the
+    // socket's untyped face, and the registry's types are this method's signature.
+    const wire: Socket = this.#socket;
+    wire.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout: Error | null, reply: AckOf<E>) => {
       if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
-      if (!reply.ok && reply.error) this.#fail(reply.error);
+      if (!reply.ok) this.#fail(reply.error);
     });
   }
 
@@ -482,13 +487,12 @@ export class GameConnection {
     this.#unbind.push(() => target.removeEventListener(name, handler));
   }
 
-  #on(name: string, handler: (...args: never[]) => void): void {
-    const socket = this.#socket as unknown as {
-      on(n: string, h: (...a: never[]) => void): void;
-      off(n: string, h: (...a: never[]) => void): void;
-    };
-    socket.on(name, handler);
-    this.#unbind.push(() => socket.off(name, handler));
+  /** Listens to a server event (its payload typed by the registry) or the socket's own; unbound on close. */
+  #on<E extends ServerEvent | Lifecycle>(name: E, handler: Listener<E>): void;
+  // The implementation takes the unions, which Socket.IO's listener types resolve (a generic event they do not).
+  #on(name: ServerEvent | Lifecycle, handler: Listener<ServerEvent | Lifecycle>): void {
+    this.#socket.on(name, handler);
+    this.#unbind.push(() => this.#socket.off(name, handler));
   }
 }
 

@@ -185,6 +185,40 @@ describe('GameConnection', () => {
     expect(conn.lastError?.code).toBe('NOT_YOUR_TURN');
   });
 
+  it('sends every game command with its payload from the registry, and shows a refusal (version and all)', () => {
+    const { socket, conn } = seatedGoat(4);
+    conn.resign();
+    conn.claimAbandoned('draw');
+    conn.sendChat('players', 'gl hf');
+    conn.offerRematch();
+    expect(socket.last('resign').request).toEqual({ roomId: 'room-abc' });
+    expect(socket.last('abandon:claim').request).toEqual({ roomId: 'room-abc', outcome: 'draw' });
+    expect(socket.last('chat:send').request).toEqual({
+      roomId: 'room-abc',
+      channel: 'players',
+      text: 'gl hf',
+    });
+    socket.last('rematch:offer').ack(null, { ok: true, version: 5, roomId: 'room-new' });
+    expect(conn.lastError).toBeNull();
+    const refusal = { ok: false, error: { code: 'GAME_OVER', message: 'the game is over' }, version: 9 };
+    socket.last('resign').ack(null, refusal);
+    expect(conn.lastError).toEqual(refusal.error);
+    socket.last('chat:send').ack(new Error('timed out'));
+    expect(conn.lastError?.code).toBe('TIMEOUT');
+  });
+
+  it('takes server events through the typed listeners, and unbinds them on close', () => {
+    const { socket, conn } = seatedGoat(2);
+    const message = { roomId: 'room-abc', channel: 'players', from: 'tiger', text: 'hi', at: 1 };
+    socket.fire('chat:message', message);
+    socket.fire('chat:message', { ...message, roomId: 'room-other' });
+    expect(conn.chat).toEqual([message]);
+    socket.fire('seat:assigned', { roomId: 'room-new', side: 'tiger', seatToken: 'n'.repeat(24) });
+    expect(conn.rematchRoom).toBe('room-new');
+    conn.close();
+    expect([...socket.handlers.values()].every((handlers) => handlers.size === 0)).toBe(true);
+  });
+
   it('says what is happening: Reconnecting…, Back online for a moment, then Online', () => {
     vi.useFakeTimers();
     const { socket, conn } = seatedGoat(5);
