@@ -15,15 +15,8 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { migrations } from './postgres-migrations.js';
-import {
-  type AppendResult,
-  assertContiguous,
-  type ChangesSince,
-  type RoomRecord,
-  type RoomStorage,
-  type StoredChange,
-  type StoredData,
-} from './types.js';
+import type { ChangesSince, RoomRecord, RoomStorage, StoredChange, StoredData } from './types.js';
+import { assertContiguous, roomColumns } from './types.js';
 
 export interface PostgresStorageOptions {
   /** Connections per node (default 10). */
@@ -136,13 +129,7 @@ export async function openPostgresStorage(
   const storage: PostgresStorage = {
     async createRoom(record) {
       if (record.changes.length > 0) throw new Error('createRoom takes a room without changes');
-      const result = await run('bagh_create', INSERT_ROOM, [
-        record.roomId,
-        record.createdAt,
-        JSON.stringify(record.init),
-        record.version,
-      ]);
-      return result.rowCount === 1;
+      return (await run('bagh_create', INSERT_ROOM, roomColumns(record))).rowCount === 1;
     },
     async loadRoom(roomId) {
       const { rows } = await run<{
@@ -161,7 +148,7 @@ export async function openPostgresStorage(
         changes: row.changes,
       } satisfies RoomRecord;
     },
-    async append(roomId, expectedVersion, changes): Promise<AppendResult> {
+    async append(roomId, expectedVersion, changes) {
       assertContiguous(expectedVersion, changes);
       const last = changes[changes.length - 1];
       if (!last) return { ok: true };

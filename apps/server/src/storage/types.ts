@@ -81,3 +81,11 @@ export function assertContiguous(expectedVersion: number, changes: readonly Stor
     }
   });
 }
+
+/** A new room's columns as the SQL stores insert them: id, created at, init (JSON), version. */
+export const roomColumns = (record: RoomRecord): [string, number, string, number] => [
+  record.roomId,
+  record.createdAt,
+  JSON.stringify(record.init),
+  record.version,
+];
