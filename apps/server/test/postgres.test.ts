@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalPostgres, startLocalPostgres } from '../src/cluster/local-postgres.js';
 import { startServerProcess } from '../src/cluster/local-server.js';
-import { openPostgresStorage } from '../src/storage/postgres.js';
+import { openPostgresStorage, poolConfig } from '../src/storage/postgres.js';
 import { migrations } from '../src/storage/postgres-migrations.js';
 import { getSnapshot, perTest, playMoves } from './helpers.js';
 
@@ -67,6 +67,18 @@ describe('PostgreSQL storage', () => {
       admin.query(`INSERT INTO room_change (room_id, version, kind, data) VALUES ('pk1', 1, 'move', '{}')`),
     ).rejects.toMatchObject({ code: '23505', constraint: 'room_change_pkey' });
     expect((await storage.loadRoom('pk1'))?.changes).toEqual([change]);
+  });
+
+  it('commits every change synchronously, whatever the database says by default', async () => {
+    const url = await freshDatabase();
+    const name = new URL(url).pathname.slice(1);
+    await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+    const pool = new pg.Pool(poolConfig(url));
+    fixture.defer(() => pool.end());
+    expect((await pool.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'on' }]);
+    const plain = new pg.Pool({ connectionString: url });
+    fixture.defer(() => plain.end());
+    expect((await plain.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'off' }]);
   });
 
   it('serves one node on DATABASE_URL alone; a game survives the node', async () => {

@@ -94,14 +94,12 @@ interface ChangeRow {
   data: StoredData;
 }
 
-/** Connects, migrates the schema to the latest (one node at a time) and returns the store. */
-export async function openPostgresStorage(
-  url: string,
-  options: PostgresStorageOptions = {},
-): Promise<PostgresStorage> {
-  const pool = new pg.Pool({
+/** The pool's settings (exported for a test: they are the durability promise). */
+export function poolConfig(url: string, options: PostgresStorageOptions = {}): pg.PoolConfig {
+  return {
     connectionString: url,
-    max: options.poolSize ?? 10,
+    // At least 2: migrating holds one connection for the lock while kysely uses another.
+    max: Math.max(2, options.poolSize ?? 10),
     // A database that does not answer: a connection attempt or a query fails instead of
     // waiting (the store's circuit breaker answers UNAVAILABLE sooner), and the pool drops the
     // connection it hung on.
@@ -109,10 +107,22 @@ export async function openPostgresStorage(
     query_timeout: 5000,
     keepAlive: true,
     application_name: 'bagh-server',
-    // Set per connection, whatever the server's default: a commit returns once it is durable.
+    // Set per connection, whatever the server's or database's default: a commit returns once it
+    // is durable.
     options: '-c synchronous_commit=on',
-  });
+  };
+}
+
+/** Connects, migrates the schema to the latest (one node at a time) and returns the store. */
+export async function openPostgresStorage(
+  url: string,
+  options: PostgresStorageOptions = {},
+): Promise<PostgresStorage> {
+  const pool = new pg.Pool(poolConfig(url, options));
   pool.on('error', (error) => options.onError?.(error));
+  // A connection that dies while checked out (kysely's, during migrations) rejects its queries;
+  // without a listener its 'error' event would also be an uncaught exception.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db);
