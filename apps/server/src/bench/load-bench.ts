@@ -105,7 +105,7 @@ benchMain(async () => {
   out(`vs relay: 1 node ${ratio(one)}; 2 nodes ${ratio(two)}`);
   const redisCpu = two.extraCpuMicrosPerMove ?? Number.NaN;
   out(
-    `Redis hop per move: +${(two.cpuMicrosPerMove - one.cpuMicrosPerMove).toFixed(1)} µs node CPU ` +
+    `PostgreSQL and Redis hop per move: +${(two.cpuMicrosPerMove - one.cpuMicrosPerMove).toFixed(1)} µs node CPU ` +
       `(+${redisCpu.toFixed(1)} µs in redis-server and postgres), ` +
       `p50 +${(two.p50 - one.p50).toFixed(2)} ms, p99 +${(two.p99 - one.p99).toFixed(2)} ms`,
   );

@@ -389,7 +389,7 @@ export interface Result {
   readonly rssPerConnection: number;
   readonly errors: number;
   readonly games: number;
-  /** CPU µs per move of helper processes not counted above (Redis), when measured. */
+  /** CPU µs per move of helper processes not counted above (Redis, PostgreSQL), when measured. */
   readonly extraCpuMicrosPerMove?: number;
 }
 
