@@ -1,16 +1,24 @@
 #!/usr/bin/env node
-// Runs before `pnpm test`: the browser tests need Debian's Chromium and the multi-node tests a real
-// redis-server. On a fresh machine (root, apt-get) they are installed; elsewhere we say what is missing.
+// Runs before `pnpm test`: the browser tests need Debian's Chromium, the multi-node tests a real
+// redis-server, and the storage and multi-node tests a real PostgreSQL (they start their own on
+// loopback). On a fresh machine (root, apt-get) they are installed; elsewhere we say what is missing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const redisServer = process.env.REDIS_SERVER ?? 'redis-server';
 const runs = (command) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
+// Debian puts PostgreSQL's server binaries in /usr/lib/postgresql/<version>/bin (or PG_BIN).
+const postgresInstalled = () => {
+  if (process.env.PG_BIN) return existsSync(`${process.env.PG_BIN}/initdb`);
+  const root = '/usr/lib/postgresql';
+  return existsSync(root) && readdirSync(root).some((version) => existsSync(`${root}/${version}/bin/initdb`));
+};
 
 const missing = [
   ...(existsSync(chromium) ? [] : ['chromium']),
   ...(runs(redisServer) ? [] : ['redis-server']),
+  ...(postgresInstalled() ? [] : ['postgresql']),
 ];
 if (missing.length === 0) process.exit(0);
 
@@ -18,7 +26,7 @@ const canInstall = process.getuid?.() === 0 && runs('apt-get');
 if (!canInstall) {
   console.error(`The tests need Debian packages that are missing: ${missing.join(', ')}.`);
   console.error(
-    `Install them (sudo apt-get install ${missing.join(' ')}) or set CHROMIUM_PATH / REDIS_SERVER.`,
+    `Install them (sudo apt-get install ${missing.join(' ')}) or set CHROMIUM_PATH / REDIS_SERVER / PG_BIN.`,
   );
   process.exit(1);
 }

@@ -8,9 +8,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { type Logger, pino } from 'pino';
 import { Server } from 'socket.io';
 import { BotPool } from './bots/pool.js';
-import { connectRedisCluster } from './cluster/redis.js';
+import { connectRedisCluster, type RedisCluster, redactedUrl } from './cluster/redis.js';
 import { SharedRoomManager } from './cluster/shared-rooms.js';
-import type { Config } from './config.js';
+import { type Config, ConfigError, clusterProblem } from './config.js';
 import { apiRoutes } from './http/api.js';
 import { installErrorHandler } from './http/errors.js';
 import { serveMetrics } from './http/metrics.js';
@@ -27,6 +27,7 @@ import type { PresenceCounts } from './rooms/state.js';
 import { attachSocketHandlers, type BaghServer } from './socket/handlers.js';
 import type { RateLimit } from './socket/token-bucket.js';
 import { guardStorage } from './storage/guarded.js';
+import { openPostgresStorage } from './storage/postgres.js';
 import { openSqliteStorage } from './storage/sqlite.js';
 import type { RoomStorage } from './storage/types.js';
 
@@ -46,7 +47,7 @@ const ROOM_IDLE_MS = 60_000;
 export interface AppOptions {
   /** A ready logger (default: pino at LOG_LEVEL to stdout). */
   readonly logger?: Logger;
-  /** The room store (default: SQLite at DATA_DIR/bagh.sqlite). buildApp closes it on close. */
+  /** The room store (default: PostgreSQL at DATABASE_URL, else SQLite at DATA_DIR/bagh.sqlite). buildApp closes it on close. */
   readonly storage?: RoomStorage;
   /** Room creations per address per minute (default ROOMS_PER_ADDRESS_PER_MINUTE). */
   readonly roomCreationPerMinute?: number;
@@ -90,17 +91,22 @@ export interface App {
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.logger ?? pino({ level: config.LOG_LEVEL, base: { service: 'bagh-server' } });
-  // REDIS_URL: rooms in Redis and broadcasts through the Redis Streams adapter (several nodes).
-  const cluster = config.REDIS_URL
-    ? await connectRedisCluster(config.REDIS_URL, log, config.REDIS_ROOM_TTL_DAYS)
-    : undefined;
-  const storage = guardStorage(
-    options.storage ?? cluster?.storage ?? openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite')),
-    {
-      log: log.child({ store: true }),
-      ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
-    },
-  );
+  // loadConfig refuses this too; a config made in code (tests, benches) gets here unchecked.
+  const problem = clusterProblem(config);
+  if (problem !== null) throw new ConfigError(problem);
+  const store = options.storage ?? (await openStore(config, log));
+  // REDIS_URL (with DATABASE_URL): broadcasts, presence and budgets across nodes through Redis.
+  let cluster: RedisCluster | undefined;
+  try {
+    cluster = config.REDIS_URL ? await connectRedisCluster(config.REDIS_URL, log) : undefined;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const storage = guardStorage(store, {
+    log: log.child({ store: true }),
+    ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
+  });
   const maxMessageBytes = options.maxMessageBytes ?? 16 * 1024;
 
   const fastify: FastifyInstance = Fastify({
@@ -135,7 +141,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   let closing = false;
   let rooms: RoomManager | undefined;
   const metrics = createMetrics(() => rooms?.liveRooms ?? 0);
-  rooms = new (cluster ? SharedRoomManager : RoomManager)({
+  // A store other nodes write too (PostgreSQL): a room read outside a command is checked against it.
+  rooms = new (store.currentVersion ? SharedRoomManager : RoomManager)({
     storage,
     log,
     historySize: options.historySize ?? 32,
@@ -233,16 +240,23 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await fastify.close();
       await bots.close();
       await storage.close();
-      if (cluster) {
-        await cluster.storage.close();
-        await cluster.close();
-      }
+      await cluster?.close();
       log.info('server closed');
     })();
     return closed;
   };
 
   return { fastify, io, rooms, metrics, log, bots, metricsServer, close };
+}
+
+/** The rooms' store: PostgreSQL at DATABASE_URL, else SQLite at DATA_DIR/bagh.sqlite. */
+async function openStore(config: Config, log: Logger): Promise<RoomStorage> {
+  if (!config.DATABASE_URL) return openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite'));
+  const storage = await openPostgresStorage(config.DATABASE_URL, {
+    onError: (error) => log.warn({ err: error }, 'postgres: an idle connection failed'),
+  });
+  log.info({ database: redactedUrl(config.DATABASE_URL) }, 'rooms in PostgreSQL');
+  return storage;
 }
 
 /** How long a stopping server waits for its connections to flush their acks and close. */

@@ -38,15 +38,23 @@ const EnvSchema = z.object({
   BOT_WORKERS: z.coerce.number().int().min(0).max(64).default(DEFAULT_BOT_WORKERS),
   /** The least time (ms) before the computer answers a move, so the player sees their move land. */
   BOT_MIN_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(400),
-  /** Set: several nodes share rooms and events through this Redis; unset: one process on SQLite. */
+  /** Set: rooms are kept in this PostgreSQL (the system of record of several nodes); unset: SQLite. */
+  DATABASE_URL: z
+    .url({
+      protocol: /^postgres(ql)?$/,
+      message: 'DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://bagh@db:5432/bagh',
+    })
+    .optional(),
+  /**
+   * Set (with DATABASE_URL): several nodes share events, presence and rate limits through this
+   * Redis. It holds nothing that may not be lost.
+   */
   REDIS_URL: z
     .url({
       protocol: /^rediss?$/,
       message: 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
     })
     .optional(),
-  /** Redis only: days a room is kept after its last change (Redis holds rooms in memory); 0: forever. */
-  REDIS_ROOM_TTL_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
   /** Rooms one client address may create per minute: new rooms, imports and rematches together. */
   ROOMS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   /** Games against the computer one address may have in play on this node at once. */
@@ -63,6 +71,16 @@ const EnvSchema = z.object({
     .optional(),
 });
 
+/** Why REDIS_URL cannot be used as set, or null: several nodes need PostgreSQL for their rooms. */
+export function clusterProblem(env: { REDIS_URL?: string | undefined; DATABASE_URL?: string | undefined }) {
+  if (env.REDIS_URL === undefined || env.DATABASE_URL !== undefined) return null;
+  return (
+    'REDIS_URL needs DATABASE_URL: several nodes keep their rooms in PostgreSQL, and Redis only carries ' +
+    'what may be lost (Socket.IO traffic, presence, rate limits). Set DATABASE_URL=postgres://… too, ' +
+    'or unset REDIS_URL to run one node on SQLite'
+  );
+}
+
 /** Checks across variables. */
 const ConfigSchema = EnvSchema.refine(
   (env) => env.METRICS_PORT === undefined || env.PORT === 0 || env.METRICS_PORT !== env.PORT,
@@ -70,7 +88,10 @@ const ConfigSchema = EnvSchema.refine(
     path: ['METRICS_PORT'],
     message: 'METRICS_PORT must differ from PORT (metrics are kept off the public port)',
   },
-);
+).superRefine((env, context) => {
+  const problem = clusterProblem(env);
+  if (problem !== null) context.addIssue({ code: 'custom', path: ['REDIS_URL'], message: problem });
+});
 
 export type Config = z.infer<typeof EnvSchema>;
 export type LogLevel = Config['LOG_LEVEL'];

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_BOT_WORKERS, DEFAULT_WEB_DIST, loadConfig } from '../src/config.js';
+import { buildApp } from '../src/app.js';
+import { ConfigError, DEFAULT_BOT_WORKERS, DEFAULT_WEB_DIST, loadConfig, makeConfig } from '../src/config.js';
 
 describe('config from the environment', () => {
   it('has defaults for everything', () => {
@@ -14,7 +15,6 @@ describe('config from the environment', () => {
       TRUST_PROXY: false,
       BOT_WORKERS: DEFAULT_BOT_WORKERS,
       BOT_MIN_DELAY_MS: 400,
-      REDIS_ROOM_TTL_DAYS: 90,
       ROOMS_PER_ADDRESS_PER_MINUTE: 30,
       BOT_GAMES_PER_ADDRESS: 3,
       MAX_SOCKETS_PER_ADDRESS: 200,
@@ -78,5 +78,35 @@ describe('config from the environment', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
     expect(() => loadConfig({ METRICS_TOKEN: 'has spaces in the middle' })).toThrow(/METRICS_TOKEN/);
     expect(() => loadConfig({ PORT: '9100', METRICS_PORT: '9100' })).toThrow(/METRICS_PORT must differ/);
+  });
+
+  it('parses a PostgreSQL and a Redis URL and refuses anything else, naming the variable', () => {
+    const blank = loadConfig({ REDIS_URL: '', DATABASE_URL: ' ' });
+    expect([blank.REDIS_URL, blank.DATABASE_URL]).toEqual([undefined, undefined]);
+    const db = 'postgres://bagh:secret@db:5432/bagh';
+    expect(loadConfig({ DATABASE_URL: db }).DATABASE_URL).toBe(db);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/bagh' }).DATABASE_URL).toBe('postgresql://db/bagh');
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/bagh' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'db:5432' })).toThrow(/DATABASE_URL/);
+    expect(loadConfig({ DATABASE_URL: db, REDIS_URL: 'redis://redis:6379' }).REDIS_URL).toBe(
+      'redis://redis:6379',
+    );
+    expect(loadConfig({ DATABASE_URL: db, REDIS_URL: 'rediss://user:pw@host:6380/2' }).REDIS_URL).toBe(
+      'rediss://user:pw@host:6380/2',
+    );
+    expect(() => loadConfig({ DATABASE_URL: db, REDIS_URL: 'http://localhost:6379' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ DATABASE_URL: db, REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL/);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('refuses REDIS_URL without DATABASE_URL, saying why: several nodes keep their rooms in PostgreSQL', async () => {
+    const attempt = () => loadConfig({ REDIS_URL: 'redis://redis:6379' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/REDIS_URL needs DATABASE_URL: several nodes keep their rooms in PostgreSQL/);
+    // A config made in code is refused by the app as well.
+    await expect(
+      buildApp(makeConfig({ REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'silent' })),
+    ).rejects.toThrow(ConfigError);
   });
 });

@@ -1,9 +1,11 @@
 /**
- * Multi-node test support: a real redis-server on a free loopback port, and server nodes run as
- * separate processes (`node dist/server.js`, as in production) sharing it through REDIS_URL.
+ * Multi-node test support: a real PostgreSQL (the rooms) and a real redis-server (broadcasts,
+ * presence, budgets) on free loopback ports, and server nodes run as separate processes
+ * (`node dist/server.js`, as in production) sharing them through DATABASE_URL and REDIS_URL.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { type LocalPostgres, startLocalPostgres } from '../src/cluster/local-postgres.js';
 import {
   assertRedisInstalled,
   freePort,
@@ -17,17 +19,39 @@ import { type PerTest, removeDir, tempDir } from './helpers.js';
 export { assertRedisInstalled, freePort, stopProcess };
 export type RedisProcess = LocalRedis;
 export const startRedis = startLocalRedis;
+export const startPostgres = startLocalPostgres;
+
+/** What the nodes of one cluster share. */
+export interface Shared {
+  readonly redis: RedisProcess;
+  readonly postgres: LocalPostgres;
+}
+
+/** A redis-server and a PostgreSQL, started side by side. */
+export async function startShared(): Promise<Shared> {
+  const [redis, postgres] = await Promise.allSettled([startRedis(), startPostgres()]);
+  if (redis.status === 'fulfilled' && postgres.status === 'fulfilled') {
+    return { redis: redis.value, postgres: postgres.value };
+  }
+  for (const started of [redis, postgres]) if (started.status === 'fulfilled') await started.value.stop();
+  throw redis.status === 'rejected' ? redis.reason : (postgres as PromiseRejectedResult).reason;
+}
+
+export const stopShared = async (shared: Shared | undefined): Promise<void> => {
+  await Promise.all([shared?.redis.stop(), shared?.postgres.stop()]);
+};
 
 export interface NodeProcess extends ServerProcess {
   /** SIGKILL: the node dies at once, as in a crash. */
   kill(): Promise<void>;
 }
 
-/** Runs `node dist/server.js` on a free loopback port with REDIS_URL set; resolves once it listens. */
-export async function startNode(redisUrl: string, env: Record<string, string> = {}): Promise<NodeProcess> {
+/** Runs `node dist/server.js` on a free loopback port on `shared`; resolves once it listens. */
+export async function startNode(shared: Shared, env: Record<string, string> = {}): Promise<NodeProcess> {
   const dataDir = tempDir('bagh-node-');
   const started = await startServerProcess({
-    REDIS_URL: redisUrl,
+    DATABASE_URL: shared.postgres.url,
+    REDIS_URL: shared.redis.url,
     DATA_DIR: dataDir,
     WEB_DIST: join(dataDir, 'no-web-dist'),
     ...env,
@@ -40,23 +64,22 @@ export async function startNode(redisUrl: string, env: Record<string, string> = 
 }
 
 /**
- * A redis-server for the whole test file (started before its first test, stopped after the last),
- * and a way to start nodes on it with `env` (plus `extra`), each stopped after its test by `fixture`.
+ * A PostgreSQL and a redis-server for the whole test file (started before its first test,
+ * stopped after the last), and a way to start nodes on them with `env` (plus `extra`), each
+ * stopped after its test by `fixture`.
  */
-export function redisNodes(
+export function clusterNodes(
   fixture: PerTest,
   env: Record<string, string> = {},
 ): (extra?: Record<string, string>) => Promise<NodeProcess> {
-  let redis: RedisProcess | undefined;
+  let shared: Shared | undefined;
   beforeAll(async () => {
-    redis = await startRedis();
-  }, 15_000);
-  afterAll(async () => {
-    await redis?.stop();
-  });
+    shared = await startShared();
+  }, 30_000);
+  afterAll(() => stopShared(shared));
   return async (extra = {}) => {
-    if (!redis) throw new Error('redis-server has not started');
-    const started = await startNode(redis.url, { ...env, ...extra });
+    if (!shared) throw new Error('postgres and redis-server have not started');
+    const started = await startNode(shared, { ...env, ...extra });
     fixture.defer(() => started.stop());
     return started;
   };

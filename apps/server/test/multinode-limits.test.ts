@@ -1,15 +1,16 @@
 /**
  * With REDIS_URL the budgets are the cluster's: a room budget and a seat's chat budget count
- * across nodes (`node dist/server.js` processes on one real redis-server). Run after `pnpm build`.
+ * across nodes (`node dist/server.js` processes on one real redis-server and PostgreSQL). Run after
+ * `pnpm build`.
  */
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { Budget } from '../src/limits/budget.js';
 import { createRoom, perTest } from './helpers.js';
-import { redisNodes, startRedis } from './multinode-helpers.js';
+import { clusterNodes, startRedis } from './multinode-helpers.js';
 
 const fixture = perTest();
-const node = redisNodes(fixture, { ROOMS_PER_ADDRESS_PER_MINUTE: '3' });
+const node = clusterNodes(fixture, { ROOMS_PER_ADDRESS_PER_MINUTE: '3' });
 
 const post = (url: string) =>
   fetch(`${url}/api/rooms`, {

@@ -1,16 +1,16 @@
 /**
  * Presence and the live list across two nodes (`node dist/server.js` ×2 on one real
- * redis-server): a player on each node, spectators on both. Run after `pnpm build`.
+ * redis-server and PostgreSQL): a player on each node, spectators on both. Run after `pnpm build`.
  */
 import type { LiveReply, Snapshot } from '@bagh/protocol';
 import { describe, expect, it } from 'vitest';
 import { type Client, createRoom, expectError, getSnapshot, perTest, sleep, waitUntil } from './helpers.js';
-import { redisNodes } from './multinode-helpers.js';
+import { clusterNodes } from './multinode-helpers.js';
 
 const GRACE_MS = 1000;
 
 const fixture = perTest();
-const node = redisNodes(fixture, { ABANDON_GRACE_MS: String(GRACE_MS) });
+const node = clusterNodes(fixture, { ABANDON_GRACE_MS: String(GRACE_MS) });
 
 async function live(url: string): Promise<LiveReply> {
   const response = await fetch(`${url}/api/live`);

@@ -1,27 +1,28 @@
 /**
- * Several nodes behind one URL: two `node dist/server.js` processes sharing one real redis-server
- * (REDIS_URL), clients spread over both. Run after `pnpm build`.
+ * Several nodes behind one URL: two `node dist/server.js` processes sharing one real PostgreSQL
+ * (DATABASE_URL: the rooms) and one real redis-server (REDIS_URL: the broadcasts), clients spread
+ * over both. Run after `pnpm build`.
  */
 import type { RoomEvent } from '@bagh/protocol';
 import { createGame, legalMoves, makeMove, playMoveTexts, type Side } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import { type Client, createRoom, getSnapshot, perTest, playMoves, waitUntil } from './helpers.js';
 import { BAGH_CHAL_GOAT_WIN, BAGH_CHAL_TIGER_WIN } from './lines.js';
-import { redisNodes } from './multinode-helpers.js';
+import { clusterNodes } from './multinode-helpers.js';
 
 const fixture = perTest();
-const node = redisNodes(fixture);
+const node = clusterNodes(fixture);
 const client = (url: string) => fixture.client(url);
 
 const gameEvents = (events: readonly RoomEvent[], from: number) =>
   events.filter((e) => e.version > from).map((e) => `${e.version}:${e.type}:${e.move ?? ''}`);
 
-describe('two nodes sharing one Redis', () => {
+describe('two nodes sharing one PostgreSQL and one Redis', () => {
   it('plays a game with one player and one spectator on each node; both spectators see the same events', async () => {
     const [a, b] = await Promise.all([node(), node()]);
     const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
     const { roomId } = created;
-    // The room is live on B (loaded from Redis) before anything happens on A.
+    // The room is live on B (loaded from PostgreSQL) before anything happens on A.
     expect((await getSnapshot(b.url, roomId)).version).toBe(0);
 
     const [goat, tiger, watchA, watchB] = await fixture.clients(a.url, b.url, a.url, b.url);
@@ -99,7 +100,7 @@ describe('two nodes sharing one Redis', () => {
     expect(end.result).toEqual({ winner: 'tiger', reason: 'captures' });
     const last = await watcher.waitFor((e) => e.snapshot.result !== null);
     expect(last.snapshot.moves).toEqual(BAGH_CHAL_TIGER_WIN);
-    // A node started afterwards serves the same finished room from Redis.
+    // A node started afterwards serves the same finished room from PostgreSQL.
     const c = await node();
     expect(await getSnapshot(c.url, roomId)).toMatchObject({
       moves: BAGH_CHAL_TIGER_WIN,

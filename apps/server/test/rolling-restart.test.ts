@@ -1,14 +1,15 @@
 /**
- * A rolling restart of a two-node cluster (`node dist/server.js` ×2 on one redis-server) behind a
- * TCP balancer on loopback, as a deploy does it: stop A (SIGTERM), start A, stop B, start B, while
- * rooms play through the balancer with clients that reconnect by themselves. Every acknowledged
- * move is kept, no move is played twice, every client ends back in its room. Run after `pnpm build`.
+ * A rolling restart of a two-node cluster (`node dist/server.js` ×2 on one PostgreSQL and one
+ * redis-server) behind a TCP balancer on loopback, as a deploy does it: stop A (SIGTERM), start A,
+ * stop B, start B, while rooms play through the balancer with clients that reconnect by
+ * themselves. Every acknowledged move is kept, no move is played twice, every client ends back in
+ * its room. Run after `pnpm build`.
  */
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { PlayingRooms } from '../src/bench/playing-rooms.js';
 import { perTest, sleep } from './helpers.js';
-import { freePort, type NodeProcess, startNode, startRedis } from './multinode-helpers.js';
+import { freePort, type NodeProcess, startNode, startShared, stopShared } from './multinode-helpers.js';
 
 const fixture = perTest();
 
@@ -54,11 +55,11 @@ async function balancer(ports: readonly number[]): Promise<string> {
 
 describe('a rolling restart of two nodes', () => {
   it('loses no acknowledged move and no client, and plays no move twice', { timeout: 120_000 }, async () => {
-    const redis = await startRedis();
-    fixture.defer(() => redis.stop());
+    const shared = await startShared();
+    fixture.defer(() => stopShared(shared));
     const ports = [await freePort(), await freePort()];
     const start = (port: number) =>
-      startNode(redis.url, {
+      startNode(shared, {
         PORT: String(port),
         // Every client of the test comes from one address.
         ROOMS_PER_ADDRESS_PER_MINUTE: '100000',

@@ -3,10 +3,11 @@
  * loopback websockets) against
  *   - relay:   the bare Socket.IO relay of bench:server (the yardstick, same run),
  *   - 1 node:  one Bagh server on SQLite,
- *   - 2 nodes: two Bagh servers sharing a redis-server (Redis storage + Redis Streams adapter),
+ *   - 2 nodes: two Bagh servers sharing a PostgreSQL (the rooms) and a redis-server (the Redis
+ *              Streams adapter),
  *              each room's goat on one node, its tiger and spectator on the other,
  * printing moves/s, server CPU µs per move (the server processes summed; redis-server's own CPU
- * shown beside), p50/p99 move→broadcast latency and RSS per connection. Then the human-pace case:
+ * and postgres's shown beside), p50/p99 move→broadcast latency and RSS per connection. Then the human-pace case:
  * many rooms, one move per 5 s per room, reporting p99 on one node and on two. Then the restart
  * under load: one node stopped with SIGTERM and started again while its rooms play (see
  * restart-load.ts). Stops by itself.
@@ -14,8 +15,9 @@
  *   BENCH_ROOMS=1000 BENCH_SECONDS=10 BENCH_RATE=2            the throughput runs
  *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
- *   REDIS_SERVER=/usr/bin/redis-server                        started on a free loopback port
+ *   REDIS_SERVER=/usr/bin/redis-server, PG_BIN=/usr/lib/postgresql/15/bin   started on free loopback ports
  */
+import { startLocalPostgres } from '../cluster/local-postgres.js';
 import { startLocalRedis } from '../cluster/local-redis.js';
 import { restartUnderLoad } from './restart-load.js';
 import {
@@ -24,6 +26,7 @@ import {
   measureRun,
   out,
   processCpuMicros,
+  processTreeCpuMicros,
   type Result,
   relayLoad,
   report,
@@ -53,9 +56,11 @@ async function relay(rooms: number, seconds: number, ratePerRoom: number): Promi
 
 async function bagh(nodes: 1 | 2, rooms: number, seconds: number, ratePerRoom: number): Promise<Result> {
   const redis = nodes === 2 ? await startLocalRedis() : undefined;
+  const postgres = nodes === 2 ? await startLocalPostgres() : undefined;
   const servers = Array.from(
     { length: nodes },
-    () => new ServerProcess('bagh', redis ? { redisUrl: redis.url } : {}),
+    () =>
+      new ServerProcess('bagh', redis && postgres ? { redisUrl: redis.url, databaseUrl: postgres.url } : {}),
   );
   try {
     const urls = await urlsOf(servers);
@@ -65,11 +70,15 @@ async function bagh(nodes: 1 | 2, rooms: number, seconds: number, ratePerRoom: n
       seconds,
       servers,
       load: () => baghLoad(urls, rooms, { ratePerRoom, batch: 100 }),
-      ...(redis ? { extraCpu: () => processCpuMicros(redis.pid) } : {}),
+      // redis-server's and postgres's (the postmaster; its backends are its children) CPU.
+      ...(redis && postgres
+        ? { extraCpu: () => processCpuMicros(redis.pid) + processTreeCpuMicros(postgres.pid) }
+        : {}),
     });
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await redis?.stop();
+    await postgres?.stop();
   }
 }
 
@@ -96,8 +105,8 @@ benchMain(async () => {
   out(`vs relay: 1 node ${ratio(one)}; 2 nodes ${ratio(two)}`);
   const redisCpu = two.extraCpuMicrosPerMove ?? Number.NaN;
   out(
-    `Redis hop per move: +${(two.cpuMicrosPerMove - one.cpuMicrosPerMove).toFixed(1)} µs node CPU ` +
-      `(+${redisCpu.toFixed(1)} µs in redis-server), ` +
+    `PostgreSQL and Redis hop per move: +${(two.cpuMicrosPerMove - one.cpuMicrosPerMove).toFixed(1)} µs node CPU ` +
+      `(+${redisCpu.toFixed(1)} µs in redis-server and postgres), ` +
       `p50 +${(two.p50 - one.p50).toFixed(2)} ms, p99 +${(two.p99 - one.p99).toFixed(2)} ms`,
   );
 

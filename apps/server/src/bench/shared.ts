@@ -13,6 +13,7 @@ import { createGame, type Game, legalMoves, makeMove, playMoveText, type Side } 
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { buildApp } from '../app.js';
+import { childrenOf } from '../cluster/local-postgres.js';
 import { makeConfig } from '../config.js';
 
 export type Target = 'bagh' | 'relay';
@@ -43,12 +44,12 @@ export async function serveIfChild(): Promise<boolean> {
   const serveArg = process.argv.find((a) => a.startsWith('--serve='));
   if (!serveArg) return false;
   const target = serveArg.slice('--serve='.length) as Target;
-  const redisUrl = process.argv.find((a) => a.startsWith('--redis='))?.slice('--redis='.length);
-  await serve(target, redisUrl);
+  const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  await serve(target, arg('redis'), arg('database'));
   return true;
 }
 
-async function serve(target: Target, redisUrl: string | undefined): Promise<void> {
+async function serve(target: Target, redisUrl?: string, databaseUrl?: string): Promise<void> {
   const send = (message: ChildMessage) => process.send?.(message);
   let stop: () => Promise<void>;
   let port: number;
@@ -60,6 +61,7 @@ async function serve(target: Target, redisUrl: string | undefined): Promise<void
         LOG_LEVEL: 'silent',
         WEB_DIST: join(dir, 'none'),
         ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
         // Every bench client comes from one address.
         MAX_SOCKETS_PER_ADDRESS: 1_000_000,
       }),
@@ -109,9 +111,13 @@ export class ServerProcess {
   readonly #child: ChildProcess;
   readonly #waiting: ((message: ChildMessage) => void)[] = [];
 
-  constructor(target: Target, options: { redisUrl?: string } = {}) {
+  constructor(target: Target, options: { redisUrl?: string; databaseUrl?: string } = {}) {
     const profile = process.env.BENCH_CPU_PROF; // a directory: write a V8 CPU profile of each server
-    const args = [`--serve=${target}`, ...(options.redisUrl ? [`--redis=${options.redisUrl}`] : [])];
+    const args = [
+      `--serve=${target}`,
+      ...(options.redisUrl ? [`--redis=${options.redisUrl}`] : []),
+      ...(options.databaseUrl ? [`--database=${options.databaseUrl}`] : []),
+    ];
     this.#child = fork(process.argv[1]!, args, {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
@@ -156,6 +162,11 @@ export function processCpuMicros(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU time (µs) of a process and its children alive now (postgres: the postmaster and backends). */
+export function processTreeCpuMicros(pid: number): number {
+  return [pid, ...childrenOf(pid)].reduce((sum, each) => sum + processCpuMicros(each), 0);
 }
 
 // --- the load ------------------------------------------------------------------------------------
@@ -378,7 +389,7 @@ export interface Result {
   readonly rssPerConnection: number;
   readonly errors: number;
   readonly games: number;
-  /** CPU µs per move of helper processes not counted above (Redis), when measured. */
+  /** CPU µs per move of helper processes not counted above (Redis, PostgreSQL), when measured. */
   readonly extraCpuMicrosPerMove?: number;
 }
 
@@ -450,7 +461,7 @@ export function report(r: Result, width = 6): void {
       `${(r.rssPerConnection / 1024).toFixed(1)} KiB RSS/connection  ` +
       `(${r.moves} moves, ${r.games} games finished, ${r.errors} errors` +
       (r.extraCpuMicrosPerMove !== undefined
-        ? `; + redis-server ${r.extraCpuMicrosPerMove.toFixed(1)} µs/move`
+        ? `; + redis-server and postgres ${r.extraCpuMicrosPerMove.toFixed(1)} µs/move`
         : '') +
       ')',
   );

@@ -1,8 +1,9 @@
 /**
- * Several nodes behind one URL (REDIS_URL set): the rooms live in Redis (RedisStorage) and
- * Socket.IO broadcasts travel through the Redis Streams adapter, so a socket on any node gets a
- * room's events in the one order of the stream, and connection-state recovery works from any
- * node (sessions and missed packets are kept in Redis).
+ * Several nodes behind one URL (DATABASE_URL and REDIS_URL set): the rooms live in PostgreSQL
+ * (the store), and Redis carries only what may be lost: Socket.IO broadcasts through the Redis
+ * Streams adapter (a socket on any node gets a room's events in the one order of the stream, and
+ * connection-state recovery works from any node), the cluster's rate-limit budgets, and the
+ * presence queries between nodes. Redis restarted empty loses none of the games.
  *
  * What stays per node: the live room cache (checked against the stored version before every
  * command, see Room; a node behind applies the changes it missed) and the sockets themselves.
@@ -12,50 +13,27 @@
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type { Logger } from 'pino';
 import { createClient } from 'redis';
-import { openRedisStorage, type RedisStorage } from '../storage/redis.js';
 
 export interface RedisCluster {
-  readonly storage: RedisStorage;
   /** For `new Server(http, { adapter })`. */
   readonly adapter: ReturnType<typeof createAdapter>;
   /** The adapter's client (a node-redis client), for short commands too: the adapter reads on a duplicate. */
   readonly client: unknown;
-  /** Disconnects the adapter's client; call after io.close(). The storage closes on its own. */
+  /** Disconnects the adapter's client; call after io.close(). */
   readonly close: () => Promise<void>;
 }
 
-const DAY_MS = 86_400_000;
-
-export async function connectRedisCluster(
-  url: string,
-  log: Logger,
-  roomTtlDays: number,
-): Promise<RedisCluster> {
-  const onError = (what: string) => (error: Error) =>
-    log.warn({ err: error }, `redis ${what}: connection error`);
-  const storage = await openRedisStorage(url, {
-    onError: onError('storage'),
-    roomTtlMs: roomTtlDays * DAY_MS,
-  });
+export async function connectRedisCluster(url: string, log: Logger): Promise<RedisCluster> {
   const client = createClient({
     url,
     socket: { reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
   });
-  client.on('error', onError('adapter'));
-  try {
-    await client.connect();
-  } catch (error) {
-    await storage.close();
-    throw error;
-  }
+  client.on('error', (error: Error) => log.warn({ err: error }, 'redis adapter: connection error'));
+  await client.connect();
   // The events are JSON only (no binary), which lets the adapter skip its binary checks.
   const adapter = createAdapter(client, { streamName: 'bagh:socket.io', onlyPlaintext: true });
-  log.info(
-    { redis: redactedUrl(url), roomTtlDays },
-    'several-node mode: Redis storage and Socket.IO adapter',
-  );
+  log.info({ redis: redactedUrl(url) }, 'several-node mode: Socket.IO adapter and budgets in Redis');
   return {
-    storage,
     adapter,
     client,
     close: async () => {

@@ -7,6 +7,7 @@ import {
   assertContiguous,
   type RoomRecord,
   type RoomStorage,
+  roomColumns,
   type StoredChange,
   type StoredData,
 } from './types.js';
@@ -104,13 +105,7 @@ export function openSqliteStorage(file: string): RoomStorage {
   let closed = false;
   return {
     async createRoom(record) {
-      const info = insertRoom.run(
-        record.roomId,
-        record.createdAt,
-        JSON.stringify(record.init),
-        record.version,
-      );
-      return info.changes === 1;
+      return insertRoom.run(...roomColumns(record)).changes === 1;
     },
     async loadRoom(roomId) {
       const row = selectRoom.get(roomId);

@@ -47,7 +47,7 @@ export interface RoomStorage {
    */
   append(roomId: string, expectedVersion: number, changes: readonly StoredChange[]): Promise<AppendResult>;
   /**
-   * Shared stores only (several nodes on one Redis): the version stored for the room, or null
+   * Shared stores only (several nodes on one PostgreSQL): the version stored for the room, or null
    * when unknown. A room that is live on several nodes compares it with its cached version
    * before judging a command, and reloads when another node moved the room on.
    */
@@ -81,3 +81,11 @@ export function assertContiguous(expectedVersion: number, changes: readonly Stor
     }
   });
 }
+
+/** A new room's columns as the SQL stores insert them: id, created at, init (JSON), version. */
+export const roomColumns = (record: RoomRecord): [string, number, string, number] => [
+  record.roomId,
+  record.createdAt,
+  JSON.stringify(record.init),
+  record.version,
+];

@@ -1,0 +1,102 @@
+/**
+ * What is PostgreSQL's own (the shared contract is storage-contract.test.ts): migrations that
+ * several nodes run at once, the constraint that keeps one change per room version, one node on
+ * PostgreSQL alone, and a node that refuses REDIS_URL without DATABASE_URL.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalPostgres, startLocalPostgres } from '../src/cluster/local-postgres.js';
+import { startServerProcess } from '../src/cluster/local-server.js';
+import { openPostgresStorage, poolConfig } from '../src/storage/postgres.js';
+import { migrations } from '../src/storage/postgres-migrations.js';
+import { getSnapshot, perTest, playMoves } from './helpers.js';
+
+const fixture = perTest();
+let postgres: LocalPostgres;
+let admin: pg.Client;
+beforeAll(async () => {
+  postgres = await startLocalPostgres();
+  admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+}, 30_000);
+afterAll(async () => {
+  await admin?.end();
+  await postgres?.stop();
+});
+
+/** A new, empty database on the test's PostgreSQL; its URL. */
+let databases = 0;
+async function freshDatabase(): Promise<string> {
+  const name = `fresh${++databases}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(postgres.url);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+describe('PostgreSQL storage', () => {
+  it('migrates a new database once when several nodes start at once, and again finds nothing to do', async () => {
+    const url = await freshDatabase();
+    const opened = await Promise.all(Array.from({ length: 4 }, () => openPostgresStorage(url)));
+    for (const storage of opened) fixture.defer(() => storage.close());
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    fixture.defer(() => client.end());
+    const applied = async () =>
+      (await client.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name')).rows.map(
+        (row) => row.name,
+      );
+    expect(await applied()).toEqual(Object.keys(migrations).sort());
+    const again = await openPostgresStorage(url);
+    fixture.defer(() => again.close());
+    expect(await applied()).toEqual(Object.keys(migrations).sort());
+    // Every node works on the one schema.
+    const room = { roomId: 'r1', createdAt: 1, init: {}, version: 0, changes: [] };
+    expect(await opened[0]!.createRoom(room)).toBe(true);
+    expect(await opened[3]!.loadRoom('r1')).toEqual(room);
+  });
+
+  it('refuses a second change at a room version in the database itself, whoever writes it', async () => {
+    const storage = await openPostgresStorage(postgres.url);
+    fixture.defer(() => storage.close());
+    await storage.createRoom({ roomId: 'pk1', createdAt: 1, init: {}, version: 0, changes: [] });
+    const change = { version: 1, kind: 'move', data: { move: 'G@c3' } };
+    expect(await storage.append('pk1', 0, [change])).toEqual({ ok: true });
+    // Past the store, straight into the table: the primary key (room_id, version) says no.
+    await expect(
+      admin.query(`INSERT INTO room_change (room_id, version, kind, data) VALUES ('pk1', 1, 'move', '{}')`),
+    ).rejects.toMatchObject({ code: '23505', constraint: 'room_change_pkey' });
+    expect((await storage.loadRoom('pk1'))?.changes).toEqual([change]);
+  });
+
+  it('commits every change synchronously, whatever the database says by default', async () => {
+    const url = await freshDatabase();
+    const name = new URL(url).pathname.slice(1);
+    await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+    const pool = new pg.Pool(poolConfig(url));
+    fixture.defer(() => pool.end());
+    expect((await pool.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'on' }]);
+    const plain = new pg.Pool({ connectionString: url });
+    fixture.defer(() => plain.end());
+    expect((await plain.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'off' }]);
+  });
+
+  it('serves one node on DATABASE_URL alone; a game survives the node', async () => {
+    const url = await freshDatabase();
+    const first = await fixture.server({ config: { DATABASE_URL: url } });
+    const seated = await fixture.seat(first.url);
+    await playMoves(seated, ['G@c3', 'a1-b1']);
+    await first.close();
+    const second = await fixture.server({ config: { DATABASE_URL: url } });
+    expect((await getSnapshot(second.url, seated.roomId)).moves).toEqual(['G@c3', 'a1-b1']);
+    expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('a node started with REDIS_URL alone', () => {
+  it('refuses to start, saying why (run after pnpm build)', async () => {
+    await expect(startServerProcess({ REDIS_URL: 'redis://127.0.0.1:1' })).rejects.toThrow(
+      /exited \(2\)[\s\S]*REDIS_URL needs DATABASE_URL: several nodes keep their rooms in PostgreSQL/,
+    );
+  });
+});

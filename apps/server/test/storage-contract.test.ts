@@ -1,0 +1,173 @@
+/**
+ * The one storage contract, run against every store: SQLite (one node), PostgreSQL (a real one,
+ * started here; several nodes) and memory (tests, benches). Each store is opened twice on the
+ * same data, as two nodes (or two connections) would: what one writes the other reads, and of
+ * racing writers exactly one applies a change at a version.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalPostgres, startLocalPostgres } from '../src/cluster/local-postgres.js';
+import { createMemoryStorage } from '../src/storage/memory.js';
+import { openPostgresStorage, type PostgresStorage } from '../src/storage/postgres.js';
+import { openSqliteStorage } from '../src/storage/sqlite.js';
+import type { RoomRecord, RoomStorage, StoredChange } from '../src/storage/types.js';
+import { removeDir, tempDir } from './helpers.js';
+
+let postgres: LocalPostgres | undefined;
+const dir = tempDir('bagh-contract-');
+beforeAll(async () => {
+  postgres = await startLocalPostgres();
+}, 30_000);
+afterAll(async () => {
+  await postgres?.stop();
+  removeDir(dir);
+});
+
+/** Two handles on one store's data. */
+type Pair = readonly [RoomStorage, RoomStorage];
+
+const stores: [string, () => Promise<Pair>][] = [
+  [
+    'sqlite',
+    async () => {
+      const file = join(dir, 'bagh.sqlite');
+      return [openSqliteStorage(file), openSqliteStorage(file)];
+    },
+  ],
+  [
+    'memory',
+    async () => {
+      const storage = createMemoryStorage();
+      return [storage, storage];
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      if (!postgres) throw new Error('postgres has not started');
+      return Promise.all([openPostgresStorage(postgres.url), openPostgresStorage(postgres.url)]);
+    },
+  ],
+];
+
+let next = 0;
+const record = (): RoomRecord => ({
+  roomId: `room${++next}`,
+  createdAt: 1_700_000_000_000 + next,
+  init: { variant: 'bagh-chal', nested: { list: [1, 2, 3] }, text: 'नमस्ते "quoted"' },
+  version: 0,
+  changes: [],
+});
+const move = (version: number, text: string): StoredChange => ({
+  version,
+  kind: 'move',
+  data: { move: text },
+});
+const presence = (version: number): StoredChange => ({ version, kind: 'presence', data: null });
+
+describe.each(stores)('%s storage', (_name, open) => {
+  let a: RoomStorage;
+  let b: RoomStorage;
+  beforeAll(async () => {
+    [a, b] = await open();
+  });
+  afterAll(async () => {
+    await a?.close();
+    if (b !== a) await b?.close();
+  });
+
+  it('creates a room once and loads it back; an unknown room is null', async () => {
+    const room = record();
+    expect(await a.createRoom(room)).toBe(true);
+    expect(await b.createRoom({ ...room, createdAt: 1 })).toBe(false);
+    expect(await b.loadRoom(room.roomId)).toEqual(room);
+    expect(await a.loadRoom('nope')).toBeNull();
+    if (a.currentVersion) expect(await a.currentVersion('nope')).toBeNull();
+  });
+
+  it('appends in order, keeps only changes with data, bumps the version for all', async () => {
+    const room = record();
+    await a.createRoom(room);
+    expect(await a.append(room.roomId, 0, [presence(1), move(2, 'G@c3')])).toEqual({ ok: true });
+    expect(await b.append(room.roomId, 2, [move(3, 'a1-b1')])).toEqual({ ok: true });
+    expect(await a.append(room.roomId, 3, [])).toEqual({ ok: true });
+    if (b.currentVersion) expect(await b.currentVersion(room.roomId)).toBe(3);
+    const loaded = await b.loadRoom(room.roomId);
+    expect(loaded?.version).toBe(3);
+    expect(loaded?.changes).toEqual([move(2, 'G@c3'), move(3, 'a1-b1')]);
+  });
+
+  it('refuses an append at a version that moved on, and one for an unknown room', async () => {
+    const room = record();
+    await a.createRoom(room);
+    await a.append(room.roomId, 0, [move(1, 'G@c3')]);
+    expect(await b.append(room.roomId, 0, [move(1, 'G@b3')])).toEqual({ ok: false, storedVersion: 1 });
+    expect(await b.append('unknown', 0, [move(1, 'G@b3')])).toEqual({ ok: false, storedVersion: null });
+    expect((await a.loadRoom(room.roomId))?.changes).toEqual([move(1, 'G@c3')]);
+    await expect(a.append(room.roomId, 1, [move(3, 'x')])).rejects.toThrow(/version 3, expected 2/);
+  });
+
+  it('lets exactly one of many racing writers apply a change at one version', async () => {
+    const room = record();
+    await a.createRoom(room);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).append(room.roomId, 0, [move(1, `m${i}`)])),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toEqual(Array(19).fill({ ok: false, storedVersion: 1 }));
+    expect((await a.loadRoom(room.roomId))?.changes).toHaveLength(1);
+  });
+
+  it('hands out the version and the changes after a version (changesSince), null for an unknown room', async () => {
+    const room = record();
+    await a.createRoom(room);
+    // 80 versions: every third without data, so versions and positions in the log differ.
+    const kept: StoredChange[] = [];
+    for (let version = 1; version <= 80; version++) {
+      const change = version % 3 === 0 ? presence(version) : move(version, `m${version}`);
+      expect(await a.append(room.roomId, version - 1, [change])).toEqual({ ok: true });
+      if (change.data !== null) kept.push(change);
+    }
+    for (const since of [0, 1, 2, 3, 40, 45, 78, 79, 80]) {
+      expect(await b.changesSince?.(room.roomId, since)).toEqual({
+        version: 80,
+        changes: kept.filter((c) => c.version > since),
+      });
+    }
+    expect(await b.changesSince?.('unknown', 0)).toBeNull();
+  });
+
+  it('answers the health check', async () => {
+    await expect(a.check()).resolves.toBeUndefined();
+  });
+});
+
+// Only a store shared by several nodes keeps the live index (one node lists the rooms it holds).
+describe('postgres live index', () => {
+  let a: PostgresStorage;
+  let b: PostgresStorage;
+  beforeAll(async () => {
+    if (!postgres) throw new Error('postgres has not started');
+    [a, b] = await Promise.all([openPostgresStorage(postgres.url), openPostgresStorage(postgres.url)]);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('indexes public rooms in play across nodes; an older update never undoes a newer one', async () => {
+    const entry = (id: string, moves: number) => ({ roomId: id, moves });
+    const now = Date.now();
+    await a.indexLive('live1', 0, entry('live1', 0), now);
+    await b.indexLive('live2', 3, entry('live2', 2), now + 1);
+    expect(await a.listLive(10)).toEqual([entry('live2', 2), entry('live1', 0)]);
+    expect(await a.listLive(1)).toEqual([entry('live2', 2)]);
+    await a.indexLive('live1', 4, entry('live1', 3), now + 2);
+    await b.indexLive('live1', 2, entry('live1', 1), now + 3); // late and older: ignored
+    await b.indexLive('live1', 4, entry('live1', 9), now + 3); // the same version again: ignored
+    expect(await b.listLive(10)).toEqual([entry('live1', 3), entry('live2', 2)]);
+    await a.indexLive('live2', 5, null, now + 4); // a result: unlisted
+    await b.indexLive('live2', 4, entry('live2', 3), now + 5); // older than the result: ignored
+    expect(await a.listLive(10)).toEqual([entry('live1', 3)]);
+  });
+});
