@@ -2,8 +2,8 @@
  * Clock arithmetic of a room, pure. Kept apart so that the shared match layer (packages/rules)
  * can replace it.
  */
-import type { Side } from '@bagh/rules';
-import { type ClockState, otherSide, type RoomState } from './state.js';
+import type { Clock as ClockState, Side } from '@bagh/rules';
+import { otherSide, type RoomState } from './state.js';
 
 export type Remaining = { readonly [S in Side]: number };
 
