@@ -17,6 +17,7 @@ import {
 } from '@bagh/protocol';
 import {
   type Clock,
+  flagDue,
   type Game,
   gameFromMoves,
   makeMove,
@@ -142,6 +143,15 @@ export interface RoomError {
   readonly message: string;
 }
 export const roomError = (code: ErrorCode, message: string): RoomError => ({ code, message });
+
+/** The clocks of a game in play: null in an untimed room, and once the game is over. */
+export const clockInPlay = (state: RoomState): Clock | null => (state.result === null ? state.clock : null);
+
+/** Whether the running clock of a game in play has run out by `at`. */
+export function timeRanOut(state: RoomState, at: number): boolean {
+  const clock = clockInPlay(state);
+  return clock !== null && flagDue(clock, at);
+}
 
 export const otherSide = (side: Side): Side => (side === 'tiger' ? 'goat' : 'tiger');
 
