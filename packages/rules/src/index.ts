@@ -41,6 +41,7 @@ export {
   clockReadingAt,
   DECLARED_REASONS,
   type DeclaredReason,
+  type DeclaredResult,
   flagAt,
   flagDue,
   flaggedSide,

@@ -11,10 +11,16 @@ import {
   type RoomEvent,
   Side as SideSchema,
 } from '@bagh/protocol';
-import { makeMove, makePosition, playMoveText, type Side } from '@bagh/rules';
+import {
+  makeMove,
+  makePosition,
+  playMoveText,
+  type Side,
+  stopClockWith,
+  withMoverTime,
+} from '@bagh/rules';
 import { z } from 'zod';
 import type { RoomRecord, StoredChange } from '../storage/types.js';
-import { clockAfterMove } from './clock.js';
 import { PresenceData, presenceDataOf, withPresenceData } from './presence.js';
 import { snapshotOf } from './snapshot.js';
 import {
@@ -122,8 +128,7 @@ export function applyChange(state: RoomState, change: RoomChange, version: numbe
         ...next,
         result: { winner: change.winner, reason: change.reason },
         drawOffer: null,
-        clock:
-          next.clock && change.clock ? { ...next.clock, remaining: change.clock, running: null } : next.clock,
+        clock: next.clock && change.clock ? stopClockWith(next.clock, change.clock) : next.clock,
       };
     case 'draw':
       return { ...next, drawOffer: change.action === 'offer' ? change.side : null };
@@ -147,10 +152,11 @@ function withMove(state: RoomState, change: ChangeOf<'move'>, version: number): 
     throw new Error(`room ${state.roomId}: move ${change.move} at v${version}: ${played.error.message}`);
   const game = played.value;
   const text = makeMove(game.moves[game.moves.length - 1]!);
+  const result = game.outcome;
   const { at, ms } = change;
   const clock =
     state.clock && at !== undefined && ms !== undefined
-      ? clockAfterMove(state.clock, side, at, ms, game.outcome !== null)
+      ? withMoverTime(state.clock, side, ms, at, result !== null)
       : state.clock;
   return {
     ...state,
@@ -159,7 +165,7 @@ function withMove(state: RoomState, change: ChangeOf<'move'>, version: number): 
     position: makePosition(game.position),
     lastMove: { side, text, version },
     clock,
-    result: game.outcome ? { winner: game.outcome.winner, reason: game.outcome.reason } : null,
+    result,
     // An offer lapses when the offerer's opponent moves.
     drawOffer: state.drawOffer === side ? state.drawOffer : null,
   };

@@ -3,10 +3,26 @@
  * changes it makes (`judge`), which `reduce` folds into the state with `applyChange`.
  * Pure: `(RoomState, Command) → Result<{ state, events, changes, version }, RoomError>`; no I/O, no clock.
  */
-import type { ChatChannel, ChatMessage, GameResult, RoomEvent } from '@bagh/protocol';
-import { makeMove, parseMove, play, type Result, SIDES, type Side } from '@bagh/rules';
+import type { ChatChannel, ChatMessage, RoomEvent } from '@bagh/protocol';
+import {
+  ABORTED,
+  AGREED_DRAW,
+  abandonment,
+  canAbort,
+  type DeclaredResult,
+  flaggedSide,
+  makeMove,
+  moverTimeAfterMove,
+  parseMove,
+  play,
+  type Result,
+  resignation,
+  SIDES,
+  type Side,
+  stopClock,
+  timeout,
+} from '@bagh/rules';
 import { applyChange, eventOf, presenceChangeOf, type RoomChange, type VersionedChange } from './changes.js';
-import { flagDue, msAfterMove, stoppedAt } from './clock.js';
 import {
   abandonOf,
   presenceDataOf,
@@ -20,12 +36,14 @@ import {
 } from './presence.js';
 import {
   botSeatOf,
+  clockInPlay,
   otherSide,
   type PresenceCounts,
   type RoomError,
   type RoomState,
   roomError,
   seatTaken,
+  timeRanOut,
 } from './state.js';
 
 /** Every command may carry `at`, the time it is judged at (epoch ms); without it no time passes. */
@@ -163,19 +181,17 @@ export function judge(before: RoomState, command: Command): Judgement {
     case 'presence':
       return presence(state, state, command.remote);
     case 'resign':
-      return withPlayer(state, command.socketId, (side) =>
-        finish(state, { winner: otherSide(side), reason: 'resign' }),
-      );
+      return withPlayer(state, command.socketId, (side) => finish(state, resignation(side)));
     case 'abort':
       return withPlayer(state, command.socketId, () => {
-        if (state.moveTexts.length >= 2)
+        if (!canAbort(state.moveTexts.length))
           return fail('NOT_ALLOWED', 'both sides have moved: the game cannot be aborted');
-        return finish(state, { winner: null, reason: 'aborted' });
+        return finish(state, ABORTED);
       });
     case 'draw-offer':
       return withPlayer(state, command.socketId, (side) => {
         if (botSeatOf(state)) return fail('NOT_ALLOWED', 'the computer plays on: it takes no draw offers');
-        if (state.drawOffer === otherSide(side)) return finish(state, { winner: null, reason: 'agreement' });
+        if (state.drawOffer === otherSide(side)) return finish(state, AGREED_DRAW);
         if (state.drawOffer === side) return unchanged(state);
         return changed(state, { kind: 'draw', action: 'offer', side });
       });
@@ -183,7 +199,7 @@ export function judge(before: RoomState, command: Command): Judgement {
       return withPlayer(state, command.socketId, (side) => {
         if (state.drawOffer !== otherSide(side))
           return fail('NOT_ALLOWED', 'your opponent has offered no draw');
-        return finish(state, { winner: null, reason: 'agreement' });
+        return finish(state, AGREED_DRAW);
       });
     case 'draw-decline':
       return withPlayer(state, command.socketId, (side) => {
@@ -205,13 +221,15 @@ export function judge(before: RoomState, command: Command): Judgement {
           const left = Math.ceil((gone.claimableAt - state.at) / 1000);
           return fail('NOT_ALLOWED', `your opponent may still come back: claim in ${left} s`);
         }
-        return finish(state, { winner: command.outcome === 'win' ? side : null, reason: 'abandoned' });
+        return finish(state, abandonment(side, command.outcome));
       });
     case 'chat':
       return chat(state, command.socketId, command.channel, command.text);
     case 'flag': {
-      if (command.version !== state.version || !flagDue(state, state.at)) return unchanged(before);
-      return finish(state, { winner: otherSide(state.clock!.running!), reason: 'timeout' }, true);
+      const clock = clockInPlay(state);
+      const flagged = clock && command.version === state.version ? flaggedSide(clock, state.at) : null;
+      if (flagged === null) return unchanged(before);
+      return finish(state, timeout(flagged));
     }
     case 'abandon-timer': {
       const gone = abandonOf(state);
@@ -224,7 +242,7 @@ export function judge(before: RoomState, command: Command): Judgement {
       const bot = botSeatOf(state);
       if (command.version !== state.version || bot === null || state.result !== null)
         return unchanged(before);
-      if (state.game.position.toMove !== bot.side || flagDue(state, state.at)) return unchanged(before);
+      if (state.game.position.toMove !== bot.side || timeRanOut(state, state.at)) return unchanged(before);
       return playFor(state, bot.side, command.move);
     }
   }
@@ -238,9 +256,9 @@ function withPlayer(state: RoomState, socketId: string, then: (side: Side) => Ju
   return then(side);
 }
 
-/** Ends the game with `result`; the clocks stop where they are (at 0 for the flagged side). */
-function finish(state: RoomState, result: GameResult, flagged = false): Judgement {
-  const clock = state.clock ? stoppedAt(state.clock, state.at, flagged) : null;
+/** Ends the game with `result`; the clocks stop where they are (at 0 for a side whose time ran out). */
+function finish(state: RoomState, result: DeclaredResult): Judgement {
+  const clock = state.clock ? stopClock(state.clock, state.at).remaining : null;
   return changed(state, { kind: 'result', ...result, at: state.at, clock });
 }
 
@@ -358,7 +376,7 @@ function move(state: RoomState, socketId: string, text: string, ply: number): Ju
   }
   const toMove = state.game.position.toMove;
   if (toMove !== side) return fail('NOT_YOUR_TURN', `it is ${toMove}'s turn`);
-  if (flagDue(state, state.at)) return fail('GAME_OVER', 'your time ran out');
+  if (timeRanOut(state, state.at)) return fail('GAME_OVER', 'your time ran out');
   return playFor(state, side, text);
 }
 
@@ -375,6 +393,6 @@ function playFor(state: RoomState, side: Side, text: string): Judgement {
     kind: 'move',
     move: canonical,
     at: state.at,
-    ms: msAfterMove(clock, side, state.at),
+    ms: moverTimeAfterMove(clock, side, state.at),
   });
 }

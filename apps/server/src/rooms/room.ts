@@ -3,23 +3,24 @@
  * append of every event before it is broadcast, and a bounded history for resync.
  */
 import type { ChatMessage, RoomEvent, Snapshot } from '@bagh/protocol';
-import type { Result, Side } from '@bagh/rules';
+import { flagAt, type Result, type Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
 import type { RoomStorage, StoredChange } from '../storage/types.js';
 import { replay, restoreRoomState, storedChangeOf } from './changes.js';
-import { flagAt, flagDue } from './clock.js';
 import { EventHistory } from './history.js';
 import { abandonOf, isPresent, localPresence, seatConnected, seatOf } from './presence.js';
 import { type Command, type Reduction, reduce } from './reducer.js';
 import { chatFor, snapshotOf } from './snapshot.js';
 import {
   botSeatOf,
+  clockInPlay,
   otherSide,
   type PresenceCounts,
   type RoomError,
   type RoomState,
   roomError,
+  timeRanOut,
 } from './state.js';
 
 export interface RoomDeps {
@@ -177,7 +178,7 @@ export class Room {
     this.#pending++;
     const run = this.#tail.then(async () => {
       const at = command.at ?? this.#deps.now();
-      if (command.type !== 'flag' && flagDue(this.#state, at)) {
+      if (command.type !== 'flag' && timeRanOut(this.#state, at)) {
         this.#noteStore(await this.#apply({ type: 'flag', version: this.#state.version, at }));
       }
       if (
@@ -411,7 +412,8 @@ export class Room {
     const now = this.#deps.now();
     // While the store refuses changes, a timer that is due waits longer each time it fails.
     const retry = timerBackoffMs(this.#storeFailures);
-    const due = flagAt(state);
+    const clock = clockInPlay(state);
+    const due = clock ? flagAt(clock) : null;
     if (due !== null) {
       this.#flagTimer = setTimeout(
         () => void this.dispatch({ type: 'flag', version: state.version }),
@@ -438,7 +440,7 @@ export class Room {
 
   /** Judges the clock now (a reader about to look at a room whose time may have run out). */
   async settleTime(): Promise<void> {
-    if (flagDue(this.#state, this.#deps.now())) {
+    if (timeRanOut(this.#state, this.#deps.now())) {
       await this.dispatch({ type: 'flag', version: this.#state.version });
     }
   }

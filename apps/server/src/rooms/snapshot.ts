@@ -1,7 +1,6 @@
 /** What anyone may see of a room: its snapshot and its chat, never a token hash. */
 import type { ChatChannel, ChatMessage, ClockView, Snapshot } from '@bagh/protocol';
-import type { Side } from '@bagh/rules';
-import { remainingAt } from './clock.js';
+import { clockReadingAt, type Side } from '@bagh/rules';
 import { abandonOf, seatConnected, spectatorCount } from './presence.js';
 import type { RoomState } from './state.js';
 
@@ -19,7 +18,7 @@ export const chatAudience = (channel: ChatChannel, roomId: string): string =>
 const clockView = (state: RoomState): ClockView | null => {
   if (!state.clock) return null;
   return {
-    ...remainingAt(state.clock, state.at),
+    ...clockReadingAt(state.clock, state.at),
     running: state.result === null ? state.clock.running : null,
   };
 };

@@ -16,15 +16,16 @@ import {
   Variant as VariantSchema,
 } from '@bagh/protocol';
 import {
-  createGame,
+  type Clock,
+  flagDue,
   type Game,
+  gameFromMoves,
   makeMove,
   makePosition,
   type Options,
-  parsePosition,
-  playMoveText,
   SIDES,
   type Side,
+  startClock,
   type Variant,
 } from '@bagh/rules';
 import { z } from 'zod';
@@ -78,14 +79,6 @@ export const RoomInit = z.object({
 });
 export type RoomInit = z.infer<typeof RoomInit>;
 
-/** The clocks: each side's remaining ms, and since when (`since`, epoch ms) the running one runs. */
-export interface ClockState {
-  readonly control: TimeControl;
-  readonly remaining: { readonly [S in Side]: number };
-  readonly running: Side | null;
-  readonly since: number;
-}
-
 export interface StoredChat extends Omit<ChatMessage, 'roomId'> {}
 
 export interface RoomState {
@@ -107,7 +100,8 @@ export interface RoomState {
   readonly at: number;
   /** How long a seat must be empty before its opponent may claim the game (config, not stored). */
   readonly abandonGraceMs: number;
-  readonly clock: ClockState | null;
+  /** The clocks (epoch ms), as the match layer keeps them; null in an untimed room. */
+  readonly clock: Clock | null;
   /** The game's result: the rules' outcome, or the room's (resign, timeout, …). */
   readonly result: GameResult | null;
   readonly drawOffer: Side | null;
@@ -149,6 +143,15 @@ export interface RoomError {
 }
 export const roomError = (code: ErrorCode, message: string): RoomError => ({ code, message });
 
+/** The clocks of a game in play: null in an untimed room, and once the game is over. */
+export const clockInPlay = (state: RoomState): Clock | null => (state.result === null ? state.clock : null);
+
+/** Whether the running clock of a game in play has run out by `at`. */
+export function timeRanOut(state: RoomState, at: number): boolean {
+  const clock = clockInPlay(state);
+  return clock !== null && flagDue(clock, at);
+}
+
 export const otherSide = (side: Side): Side => (side === 'tiger' ? 'goat' : 'tiger');
 
 export interface RoomSetup {
@@ -171,22 +174,22 @@ export function newRoomState(
   env: Partial<RoomEnv> = {},
 ): RoomState {
   const imported = setup.imported;
-  let start: Game['start'] | undefined;
-  if (imported?.start !== undefined) {
-    const parsed = parsePosition(imported.start);
-    if (!parsed.ok) throw new Error(`cannot start ${setup.variant}: ${parsed.error.message}`);
-    start = parsed.value;
+  const built = gameFromMoves({
+    variant: setup.variant,
+    options: setup.options,
+    start: imported?.start,
+    moves: imported?.moves ?? [],
+  });
+  if (!built.ok) {
+    const e = built.error;
+    throw new Error(
+      e.stage === 'move'
+        ? `room ${roomId}: imported move ${e.move}: ${e.detail}`
+        : `cannot start ${setup.variant}: ${e.detail}`,
+    );
   }
-  const created = createGame(setup.variant, setup.options, start);
-  if (!created.ok) throw new Error(`cannot start ${setup.variant}: ${created.error.message}`);
-  let game = created.value;
-  const moveTexts: string[] = [];
-  for (const text of imported?.moves ?? []) {
-    const played = playMoveText(game, text);
-    if (!played.ok) throw new Error(`room ${roomId}: imported move ${text}: ${played.error.message}`);
-    game = played.value;
-    moveTexts.push(makeMove(game.moves[game.moves.length - 1]!));
-  }
+  const game = built.value;
+  const moveTexts = game.moves.map(makeMove);
   const at = env.at ?? createdAt;
   const seatFor = (side: Side): SeatState => {
     if (setup.bot?.side === side) return { ...freeSeat, bot: setup.bot.level };
@@ -221,14 +224,7 @@ export function newRoomState(
     spectators: [],
     at,
     abandonGraceMs: env.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
-    clock: control
-      ? {
-          control,
-          remaining: { tiger: control.initialMs, goat: control.initialMs },
-          running: null,
-          since: at,
-        }
-      : null,
+    clock: control ? startClock(control, at) : null,
     result: imported ? imported.result : game.outcome,
     drawOffer: null,
     rematch: null,
