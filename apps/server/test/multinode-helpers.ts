@@ -10,8 +10,8 @@ import {
   type LocalRedis,
   startLocalRedis,
   stopProcess,
-} from '../src/cluster/local-redis.js';
-import { type ServerProcess, startServerProcess } from '../src/cluster/local-server.js';
+} from '../support/local-redis.js';
+import { type ServerProcess, startServerProcess } from '../support/local-server.js';
 import { type PerTest, removeDir, tempDir } from './helpers.js';
 
 export { assertRedisInstalled, freePort, stopProcess };

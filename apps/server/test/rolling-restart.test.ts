@@ -6,7 +6,7 @@
  */
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { PlayingRooms } from '../src/bench/playing-rooms.js';
+import { PlayingRooms } from '../bench/playing-rooms.js';
 import { perTest, sleep } from './helpers.js';
 import { freePort, type NodeProcess, startNode, startRedis } from './multinode-helpers.js';
 

@@ -8,12 +8,6 @@ import { Searcher } from './search.js';
 
 export const OPENING_PLIES = 2;
 
-/** Set positions the benches time the searchers from. */
-export const SPEED_POSITIONS = {
-  start: undefined,
-  'mid placement': 'T3T/1G1G1/2G2/1G1G1/T3T g 15 0',
-  'all placed': 'GGTGG/GG1GG/TG1GT/GGGG1/GGT1G g 0 0',
-} as const;
 /**
  * Deep enough to see that a first goat off the middle of an edge loses a goat (depth 4 rated the
  * centre within 18 points of the edge; depth 6 puts it 66 behind; the centre openings were

@@ -2,9 +2,16 @@
  * `pnpm bench`: perft leaves per second (bagh-chal depth 7, the others depth 6) and `play` calls
  * per second along pseudo-random games, per variant. Numbers, not pass/fail: the machine is shared.
  */
-import { createGame, type Game, legalMoves, play } from './game.js';
-import { perft, perftGeneral } from './perft.js';
-import { VARIANTS, type Variant } from './types.js';
+import {
+  createGame,
+  type Game,
+  legalMoves,
+  perft,
+  perftGeneral,
+  play,
+  VARIANTS,
+  type Variant,
+} from '@bagh/rules';
 
 const PERFT_DEPTH: Record<Variant, number> = { 'bagh-chal': 7, 'bagh-guti': 6, 'bagh-bandi': 6 };
 

@@ -16,7 +16,7 @@
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
  *   REDIS_SERVER=/usr/bin/redis-server                        started on a free loopback port
  */
-import { startLocalRedis } from '../cluster/local-redis.js';
+import { startLocalRedis } from '../support/local-redis.js';
 import { restartUnderLoad } from './restart-load.js';
 import {
   baghLoad,
