@@ -40,7 +40,7 @@ function legalTexts(moves: string[]): string[] {
 }
 
 describe('bot pool', () => {
-  it('answers each level with a legal move', { timeout: 30_000 }, async () => {
+  it('answers each level with a legal move', async () => {
     const bots = pool(1);
     for (const level of LEVELS) {
       const reply = await bots.move(request(level));
@@ -69,7 +69,7 @@ describe('bot pool', () => {
     expect((await inline.move(request('casual'))).move).toMatch(/^G@/);
   });
 
-  it('replaces a worker that was killed, idle or busy, and still answers', { timeout: 30_000 }, async () => {
+  it('replaces a worker that was killed, idle or busy, and still answers', async () => {
     const bots = pool(1);
     await bots.move(request('beginner'));
     const first = bots.threads[0]!;
@@ -87,7 +87,7 @@ describe('bot pool', () => {
     expect(legalTexts(OPENING)).toContain((await bots.move(request('beginner'))).move);
   });
 
-  it('replaces a worker that overruns its budget badly', { timeout: 30_000 }, async () => {
+  it('replaces a worker that overruns its budget badly', async () => {
     // max searches for 2.5 s; an overrun margin of -5.9 s leaves it 100 ms before it is replaced.
     const bots = pool(1, -LEVEL_SETTINGS.max.budgetMs * 2 + 100);
     const first = bots.threads[0]!;
@@ -98,9 +98,7 @@ describe('bot pool', () => {
     expect(legalTexts(OPENING)).toContain((await bots.move(request('beginner'))).move);
   });
 
-  it('drops a cancelled request from the queue, and stops a cancelled search early', {
-    timeout: 30_000,
-  }, async () => {
+  it('drops a cancelled request from the queue, and stops a cancelled search early', async () => {
     // The search stops at its next check of the flag (the engine's tests count that, without a
     // clock); here: the flag reaches the worker, which is then free and sound.
     const bots = pool(1);
@@ -123,9 +121,7 @@ describe('bot pool', () => {
     expect(legalTexts(OPENING)).toContain((await bots.move(request('beginner'))).move);
   });
 
-  it('keeps one request per room, and serves a beginner before max searches queued earlier', {
-    timeout: 30_000,
-  }, async () => {
+  it('keeps one request per room, and serves a beginner before max searches queued earlier', async () => {
     const bots = pool(1);
     const answered: string[] = [];
     const track = (name: string, reply: Promise<unknown>) =>

@@ -57,9 +57,7 @@ function goatMove(moves: readonly string[], pick: number): string {
 }
 
 describe('a room against the computer', () => {
-  it('seats the bot, which answers every move through room:event, legally and after its least delay', {
-    timeout: 40_000,
-  }, async () => {
+  it('seats the bot, which answers every move through room:event, legally and after its least delay', async () => {
     const { url } = await server();
     const created = await botRoom(url, 'goat', 'beginner');
     expect(created.side).toBe('goat');
@@ -125,7 +123,7 @@ describe('a room against the computer', () => {
     expect(snapshot.version).toBe(last.version);
   });
 
-  it('resumes its turn after a restart', { timeout: 30_000 }, async () => {
+  it('resumes its turn after a restart', async () => {
     const dataDir = fixture.dataDir();
     // A long least delay: the server stops while the bot still "thinks".
     const first = await server({ botMinDelayMs: 5000 }, dataDir);
@@ -217,7 +215,7 @@ describe("the computer's searches", () => {
     expect((await getSnapshot(url, roomId)).moves).toEqual(['G@c3']);
   });
 
-  it('go on through a short absence', { timeout: 30_000 }, async () => {
+  it('go on through a short absence', async () => {
     const { url, app } = await server({ botWorkers: 1 }); // the grace: 30 s
     const created = await botRoom(url, 'goat', 'max');
     const { client: goat, roomId } = await player(url, created);
@@ -231,9 +229,7 @@ describe("the computer's searches", () => {
     expect([app.bots.searches, app.bots.cancelled]).toEqual([1, 0]);
   });
 
-  it('stop once the player is gone for the abandonment grace, and start again when they are back', {
-    timeout: 30_000,
-  }, async () => {
+  it('stop once the player is gone for the abandonment grace, and start again when they are back', async () => {
     // A max search (2 million nodes, or 2.5 s) outlasts this grace many times over.
     const { url, app } = await server({ botWorkers: 1, abandonGraceMs: 200 });
     const created = await botRoom(url, 'goat', 'max');
