@@ -21,7 +21,7 @@ COPY . .
 RUN pnpm build
 # The server with its production dependencies only (workspace packages copied in, built).
 RUN pnpm --filter @bagh/server deploy --prod --legacy /out \
- && rm -rf /out/src /out/test /out/tsconfig*.json /out/vitest.config.ts
+ && rm -rf /out/src /out/test /out/bench /out/support /out/dist-bench /out/tsconfig*.json /out/vitest.config.ts
 
 # --- runtime: node, the server, the web build; no compiler, no dev dependencies -----------------
 FROM node:20-bookworm-slim AS runtime

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { name: 'server', include: ['test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 20_000 },
+  test: { name: 'server', include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
 });

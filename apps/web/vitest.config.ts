@@ -14,5 +14,9 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.ts', 'e2e/**/*.test.ts'],
+    setupFiles: ['./vitest.setup.ts'],
+    // Safety bounds for a loaded machine, not claims of speed.
+    testTimeout: 60_000,
+    expect: { poll: { timeout: 20_000 } },
   },
 });

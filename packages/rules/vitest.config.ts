@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { name: 'rules', include: ['src/**/*.test.ts'] },
+  test: { name: 'rules', include: ['src/**/*.test.ts', 'tools/**/*.test.ts'], testTimeout: 60_000 },
 });

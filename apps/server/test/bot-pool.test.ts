@@ -1,9 +1,10 @@
 /**
- * The bot pool: worker threads answer with legal moves within the level's budget, survive a dead
+ * The bot pool: worker threads answer with legal moves (the engine's tests hold each level to its
+ * budget with an injected clock; no wall-clock bound here, the machine may be loaded), survive a dead
  * worker, take back requests nobody wants (queued or running), and keep one request per room,
  * the quick levels not held behind long searches.
  */
-import { LEVEL_SETTINGS, type Level } from '@bagh/engine';
+import { LEVEL_SETTINGS, LEVELS, type Level } from '@bagh/engine';
 import { createGame, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,17 +40,13 @@ function legalTexts(moves: string[]): string[] {
 }
 
 describe('bot pool', () => {
-  it('answers each level with a legal move within its budget', { timeout: 30_000 }, async () => {
+  it('answers each level with a legal move', async () => {
     const bots = pool(1);
-    // The worker has loaded the engine and solved its endgame table (which holds up what comes meanwhile).
-    await bots.move(request('max', []));
-    for (const level of ['beginner', 'casual', 'strong'] as const) {
-      const started = performance.now();
+    for (const level of LEVELS) {
       const reply = await bots.move(request(level));
-      const took = performance.now() - started;
       expect(legalTexts(OPENING), level).toContain(reply.move);
-      expect(took, level).toBeLessThanOrEqual(LEVEL_SETTINGS[level].budgetMs + 100);
     }
+    expect(bots.searches).toBe(LEVELS.length);
   });
 
   it('queues requests beyond its workers and answers them all, in any variant', async () => {
@@ -72,7 +69,7 @@ describe('bot pool', () => {
     expect((await inline.move(request('casual'))).move).toMatch(/^G@/);
   });
 
-  it('replaces a worker that was killed, idle or busy, and still answers', { timeout: 30_000 }, async () => {
+  it('replaces a worker that was killed, idle or busy, and still answers', async () => {
     const bots = pool(1);
     await bots.move(request('beginner'));
     const first = bots.threads[0]!;
@@ -90,29 +87,22 @@ describe('bot pool', () => {
     expect(legalTexts(OPENING)).toContain((await bots.move(request('beginner'))).move);
   });
 
-  it('replaces a worker that overruns its budget badly', { timeout: 30_000 }, async () => {
+  it('replaces a worker that overruns its budget badly', async () => {
     // max searches for 2.5 s; an overrun margin of -5.9 s leaves it 100 ms before it is replaced.
     const bots = pool(1, -LEVEL_SETTINGS.max.budgetMs * 2 + 100);
     const first = bots.threads[0]!;
-    const started = performance.now();
     const reply = await bots.move(request('max'));
-    expect(performance.now() - started).toBeLessThan(1500);
     expect(legalTexts(OPENING)).toContain(reply.move);
     expect(bots.fallbacks).toBe(1);
     expect(bots.threads[0]).not.toBe(first);
     expect(legalTexts(OPENING)).toContain((await bots.move(request('beginner'))).move);
   });
 
-  it('drops a cancelled request from the queue, and stops a cancelled search early', {
-    timeout: 30_000,
-  }, async () => {
+  it('drops a cancelled request from the queue, and stops a cancelled search early', async () => {
+    // The search stops at its next check of the flag (the engine's tests count that, without a
+    // clock); here: the flag reaches the worker, which is then free and sound.
     const bots = pool(1);
     await bots.move(request('beginner')); // the worker has loaded the engine
-    // What a max search takes here, now: the yardstick for "early".
-    let started = performance.now();
-    await bots.move(request('max', ['G@c3']));
-    const full = performance.now() - started;
-
     const running = new AbortController();
     const queued = new AbortController();
     const first = bots.move(request('max'), { signal: running.signal }).catch((error: Error) => error);
@@ -123,20 +113,15 @@ describe('bot pool', () => {
     expect(bots.queued).toBe(0);
 
     await new Promise((resolve) => setTimeout(resolve, 50)); // the search is under way
-    started = performance.now();
     running.abort();
     expect(await first).toBeInstanceOf(BotSearchCancelled);
-    await waitUntil(() => bots.busy === 0, full * 2);
-    const stopped = performance.now() - started;
-    expect(stopped).toBeLessThan(full / 3);
-    expect([bots.cancelled, bots.searches, bots.fallbacks]).toEqual([2, 3, 0]);
+    await waitUntil(() => bots.busy === 0, 20_000);
+    expect([bots.cancelled, bots.searches, bots.fallbacks]).toEqual([2, 2, 0]);
     // The worker is free and sound.
     expect(legalTexts(OPENING)).toContain((await bots.move(request('beginner'))).move);
   });
 
-  it('keeps one request per room, and serves a beginner before max searches queued earlier', {
-    timeout: 30_000,
-  }, async () => {
+  it('keeps one request per room, and serves a beginner before max searches queued earlier', async () => {
     const bots = pool(1);
     const answered: string[] = [];
     const track = (name: string, reply: Promise<unknown>) =>

@@ -57,9 +57,7 @@ function goatMove(moves: readonly string[], pick: number): string {
 }
 
 describe('a room against the computer', () => {
-  it('seats the bot, which answers every move through room:event, legally and in budget', {
-    timeout: 40_000,
-  }, async () => {
+  it('seats the bot, which answers every move through room:event, legally and after its least delay', async () => {
     const { url } = await server();
     const created = await botRoom(url, 'goat', 'beginner');
     expect(created.side).toBe('goat');
@@ -76,7 +74,6 @@ describe('a room against the computer', () => {
     expectError(await other.request('seat:claim', { roomId, side: 'tiger' }), 'SEAT_TAKEN');
     expectError(await goat.request('draw:offer', { roomId }), 'NOT_ALLOWED');
 
-    const budget = LEVEL_SETTINGS.beginner.budgetMs + MIN_DELAY + 350; // + round trip on a busy machine
     let moves: string[] = [];
     for (let turn = 0; turn < 6; turn++) {
       const text = goatMove(moves, turn * 3);
@@ -86,9 +83,8 @@ describe('a room against the computer', () => {
       const reply = await goat.waitFor(
         (e) => e.type === 'move' && e.side === 'tiger' && e.version > ack.version,
       );
-      const took = performance.now() - sent;
-      expect(took).toBeGreaterThanOrEqual(MIN_DELAY - 5);
-      expect(took).toBeLessThanOrEqual(budget);
+      // Never sooner than its least delay; its budget is the engine's (tested there with a clock).
+      expect(performance.now() - sent).toBeGreaterThanOrEqual(MIN_DELAY - 5);
       // Legal: it replays with the rules from the position the bot saw.
       expect(legalMoves(gameOf([...moves, text])).map(makeMove)).toContain(reply.move);
       moves = reply.snapshot.moves;
@@ -127,7 +123,7 @@ describe('a room against the computer', () => {
     expect(snapshot.version).toBe(last.version);
   });
 
-  it('resumes its turn after a restart', { timeout: 30_000 }, async () => {
+  it('resumes its turn after a restart', async () => {
     const dataDir = fixture.dataDir();
     // A long least delay: the server stops while the bot still "thinks".
     const first = await server({ botMinDelayMs: 5000 }, dataDir);
@@ -147,7 +143,7 @@ describe('a room against the computer', () => {
     const snap = joined.snapshot as Snapshot;
     expect(snap.seats.tiger.bot).toBe('strong');
     expect(snap.moves).toEqual(['G@c3']);
-    const reply: RoomEvent = await again.waitFor((e) => e.type === 'move', 5000);
+    const reply: RoomEvent = await again.waitFor((e) => e.type === 'move');
     expect(reply.side).toBe('tiger');
     expect(reply.version).toBe(snap.version + 1);
     expect(reply.snapshot.moves).toHaveLength(2);
@@ -214,12 +210,12 @@ describe("the computer's searches", () => {
     expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
     expect(app.bots.busy).toBe(1);
     expect(await goat.request('resign', { roomId })).toMatchObject({ ok: true });
-    await waitUntil(() => app.bots.busy === 0, LEVEL_SETTINGS.max.budgetMs);
+    await waitUntil(() => app.bots.busy === 0);
     expect([app.bots.searches, app.bots.cancelled]).toEqual([1, 1]);
     expect((await getSnapshot(url, roomId)).moves).toEqual(['G@c3']);
   });
 
-  it('go on through a short absence', { timeout: 30_000 }, async () => {
+  it('go on through a short absence', async () => {
     const { url, app } = await server({ botWorkers: 1 }); // the grace: 30 s
     const created = await botRoom(url, 'goat', 'max');
     const { client: goat, roomId } = await player(url, created);
@@ -228,25 +224,22 @@ describe("the computer's searches", () => {
     await gone(url, roomId, 'goat');
     const { client: back, joined } = await player(url, created);
     // Its answer may have come while the player was away.
-    if (joined.snapshot.moves.length < 2)
-      await back.waitFor((e) => e.type === 'move' && e.side === 'tiger', 10_000);
+    if (joined.snapshot.moves.length < 2) await back.waitFor((e) => e.type === 'move' && e.side === 'tiger');
     expect((await getSnapshot(url, roomId)).moves).toHaveLength(2);
     expect([app.bots.searches, app.bots.cancelled]).toEqual([1, 0]);
   });
 
-  it('stop once the player is gone for the abandonment grace, and start again when they are back', {
-    timeout: 30_000,
-  }, async () => {
+  it('stop once the player is gone for the abandonment grace, and start again when they are back', async () => {
     // A max search (2 million nodes, or 2.5 s) outlasts this grace many times over.
     const { url, app } = await server({ botWorkers: 1, abandonGraceMs: 200 });
     const created = await botRoom(url, 'goat', 'max');
     const { client: goat, roomId } = await player(url, created);
     expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
     goat.close();
-    await waitUntil(() => app.bots.cancelled === 1 && app.bots.busy === 0, LEVEL_SETTINGS.max.budgetMs);
+    await waitUntil(() => app.bots.cancelled === 1 && app.bots.busy === 0);
     expect((await getSnapshot(url, roomId)).moves).toEqual(['G@c3']);
     const { client: back } = await player(url, created);
-    await back.waitFor((e) => e.type === 'move' && e.side === 'tiger', 10_000);
+    await back.waitFor((e) => e.type === 'move' && e.side === 'tiger');
     expect(app.bots.searches).toBe(2);
   });
 
@@ -270,12 +263,8 @@ describe("the computer's searches", () => {
 
     const { client } = await player(url, await botRoom(url, 'tiger', 'beginner'));
     // Behind the queue it would wait for 25 max searches (up to 25 × 3 s); its own turn comes
-    // after the one under way (two, if the first ended as it joined).
-    const max = LEVEL_SETTINGS.max.budgetMs;
-    await client.waitFor(
-      (e) => e.type === 'move' && e.side === 'goat',
-      2 * max + LEVEL_SETTINGS.beginner.budgetMs + MIN_DELAY + 2000,
-    );
+    // after the one under way (two, if the first ended as it joined): counted, not timed.
+    await client.waitFor((e) => e.type === 'move' && e.side === 'goat', 30_000);
     expect(botMoves(players, 'goat')).toBeLessThanOrEqual(2);
   });
 });

@@ -8,6 +8,9 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
 import { type Config, makeConfig } from '../src/config.js';
 
+/** How long a test waits for what must happen: a safety bound for a loaded machine, not a claim of speed. */
+export const PATIENCE_MS = 20_000;
+
 export const tempDir = (prefix = 'bagh-server-'): string => mkdtempSync(join(tmpdir(), prefix));
 
 export interface TestServer {
@@ -87,7 +90,7 @@ export class Client {
   }
 
   /** Waits until an event matching `predicate` has been received. */
-  async waitFor(predicate: (event: RoomEvent) => boolean, timeoutMs = 5000): Promise<RoomEvent> {
+  async waitFor(predicate: (event: RoomEvent) => boolean, timeoutMs = PATIENCE_MS): Promise<RoomEvent> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.events.find(predicate);
@@ -274,7 +277,7 @@ export const movesSeen = (client: Client): (string | undefined)[] =>
   client.events.filter((e) => e.type === 'move').map((e) => e.move);
 
 /** Polls `condition` every 20 ms until it holds. */
-export async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function waitUntil(condition: () => boolean, timeoutMs = PATIENCE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('timed out');

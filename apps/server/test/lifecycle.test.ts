@@ -107,7 +107,7 @@ describe('clocks', () => {
     expect(start.clock).toEqual({ tiger: 300, goat: 300, running: null });
     expect(start.timeControl).toEqual({ initialMs: 300, incrementMs: 0 });
     await playMoves(t, ['G@c3']); // the first move starts the tiger's clock
-    const ended = await t.watcher.waitFor((e) => e.type === 'result', 3000);
+    const ended = await t.watcher.waitFor((e) => e.type === 'result');
     expect(ended.snapshot.result).toEqual({ winner: 'goat', reason: 'timeout' });
     expect(ended.snapshot.clock).toMatchObject({ tiger: 0, goat: 300, running: null });
     expectError(await t.tiger.request('move', { roomId: t.roomId, move: 'a1-b1', ply: 1 }), 'GAME_OVER');
@@ -115,13 +115,15 @@ describe('clocks', () => {
 
   it("a move deducts the mover's time and adds the increment; the other clock runs", async () => {
     const t = await table({ clock: { initialMs: 60_000, incrementMs: 2_000 } });
+    const goatMoving = Date.now();
     await playMoves(t, ['G@c3']);
     await sleep(120);
     const version = await playMoves(t, ['a1-b1'], 1);
+    const tigerThought = Date.now() - goatMoving; // at least what the server counted
     const seen = (await t.watcher.waitForVersion(version)).snapshot;
     expect(seen.clock!.running).toBe('goat');
     expect(seen.clock!.goat).toBe(60_000); // the first move is free
-    expect(seen.clock!.tiger).toBeGreaterThan(60_000 + 2_000 - 1_000);
+    expect(seen.clock!.tiger).toBeGreaterThanOrEqual(60_000 + 2_000 - tigerThought);
     expect(seen.clock!.tiger).toBeLessThanOrEqual(60_000 + 2_000 - 120);
     // A later snapshot shows the goat's clock running down from the move's time.
     await sleep(50);
@@ -147,7 +149,7 @@ describe('abandonment', () => {
     );
     expectError(await t.goat.request('abandon:claim', { roomId: t.roomId, outcome: 'lose' }), 'BAD_REQUEST');
     // The abandonment timer tells everyone when the claim becomes possible.
-    const ready = await t.watcher.waitFor((e) => e.snapshot.abandon?.claimable === true, 3000);
+    const ready = await t.watcher.waitFor((e) => e.snapshot.abandon?.claimable === true);
     expect(ready.type).toBe('presence');
     const claimed = await t.goat.request('abandon:claim', { roomId: t.roomId, outcome: 'win' });
     expect(claimed.ok).toBe(true);
@@ -160,7 +162,7 @@ describe('abandonment', () => {
   it('a claim may be a draw', async () => {
     const t = await table();
     t.goat.close();
-    await t.tiger.waitFor((e) => e.snapshot.abandon?.claimable === true, 3000);
+    await t.tiger.waitFor((e) => e.snapshot.abandon?.claimable === true);
     const claimed = await t.tiger.request('abandon:claim', { roomId: t.roomId, outcome: 'draw' });
     expect(claimed.ok).toBe(true);
     expect((await getSnapshot(server.url, t.roomId)).result).toEqual({ winner: null, reason: 'abandoned' });
@@ -452,7 +454,6 @@ describe('restart', () => {
     expect(before.clock!.running).toBe('tiger');
     await first.close();
 
-    const stoppedAt = Date.now();
     const second = await fixture.server({ dataDir });
     const after = await getSnapshot(second.url, t.roomId);
     expect(after.moves).toEqual(['G@c3', 'a1-b1', 'G@d3']);
@@ -462,7 +463,6 @@ describe('restart', () => {
     expect(after.clock!.goat).toBe(before.clock!.goat); // not running: exactly as it was
     expect(after.clock!.tiger).toBeLessThanOrEqual(before.clock!.tiger);
     expect(after.clock!.tiger).toBeGreaterThanOrEqual(before.clock!.tiger - (Date.now() - before.at) - 5);
-    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
     const goat = await client(second.url);
     const joined = await goat.request('room:join', { roomId: t.roomId, seatToken: t.tokens.goat });
     expect(joined.chat).toEqual([expect.objectContaining({ from: 'goat', text: 'brb' })]);

@@ -1,7 +1,7 @@
 /** The built server as a process (`node dist/server.js`): METRICS_PORT gets its own listener. Run after `pnpm build`. */
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../src/cluster/local-redis.js';
-import { startServerProcess } from '../src/cluster/local-server.js';
+import { freePort } from '../support/local-redis.js';
+import { startServerProcess } from '../support/local-server.js';
 import { perTest } from './helpers.js';
 
 const fixture = perTest();

@@ -5,15 +5,15 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { type LocalPostgres, startLocalPostgres } from '../src/cluster/local-postgres.js';
+import { type LocalPostgres, startLocalPostgres } from '../support/local-postgres.js';
 import {
   assertRedisInstalled,
   freePort,
   type LocalRedis,
   startLocalRedis,
   stopProcess,
-} from '../src/cluster/local-redis.js';
-import { type ServerProcess, startServerProcess } from '../src/cluster/local-server.js';
+} from '../support/local-redis.js';
+import { type ServerProcess, startServerProcess } from '../support/local-server.js';
 import { type PerTest, removeDir, tempDir } from './helpers.js';
 
 export { assertRedisInstalled, freePort, stopProcess };

@@ -111,5 +111,5 @@ describe('presence across two nodes', () => {
     for (const url of [a.url, b.url]) {
       expect((await live(url)).rooms.map((r) => r.roomId)).not.toContain(roomId);
     }
-  }, 40_000);
+  });
 });

@@ -66,7 +66,7 @@ describe('two nodes sharing one PostgreSQL and one Redis', () => {
     });
     expect(game(endB)).toEqual(game(endA));
     expect(endB.moves).toEqual(BAGH_CHAL_GOAT_WIN);
-  }, 30_000);
+  });
 
   it('finishes a game on the other node after one node is killed mid-game', async () => {
     const [a, b] = await Promise.all([node(), node()]);
@@ -106,7 +106,7 @@ describe('two nodes sharing one PostgreSQL and one Redis', () => {
       moves: BAGH_CHAL_TIGER_WIN,
       version: end.version,
     });
-  }, 30_000);
+  });
 
   it('applies a move sent to both nodes at once exactly once', async () => {
     const [a, b] = await Promise.all([node(), node()]);
@@ -139,13 +139,11 @@ describe('two nodes sharing one PostgreSQL and one Redis', () => {
       expect(snapshot.moves).toEqual(line.slice(0, ply + 1));
       expect(snapshot.version).toBe(oks[0].version);
     }
-  }, 30_000);
+  });
 });
 
 describe('two nodes and the computer', () => {
-  it('plays against the computer with the player on both nodes: one answer per move', {
-    timeout: 40_000,
-  }, async () => {
+  it('plays against the computer with the player on both nodes: one answer per move', async () => {
     const a = await node({ BOT_MIN_DELAY_MS: '100' });
     const b = await node();
     const created = await createRoom(a.url, {

@@ -5,10 +5,10 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalPostgres, startLocalPostgres } from '../src/cluster/local-postgres.js';
-import { startServerProcess } from '../src/cluster/local-server.js';
 import { openPostgresStorage, poolConfig } from '../src/storage/postgres.js';
 import { migrations } from '../src/storage/postgres-migrations.js';
+import { type LocalPostgres, startLocalPostgres } from '../support/local-postgres.js';
+import { startServerProcess } from '../support/local-server.js';
 import { getSnapshot, perTest, playMoves } from './helpers.js';
 
 const fixture = perTest();

@@ -7,11 +7,13 @@
  */
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { PlayingRooms } from '../src/bench/playing-rooms.js';
-import { perTest, sleep } from './helpers.js';
+import { PlayingRooms } from '../bench/playing-rooms.js';
+import { perTest, sleep, waitUntil } from './helpers.js';
 import { freePort, type NodeProcess, startNode, startShared, stopShared } from './multinode-helpers.js';
 
 const fixture = perTest();
+/** A safety bound for a loaded machine. */
+const LONG_MS = 60_000;
 
 /** A TCP balancer on 127.0.0.1: each connection goes to the next of `ports` that accepts it. */
 async function balancer(ports: readonly number[]): Promise<string> {
@@ -54,7 +56,7 @@ async function balancer(ports: readonly number[]): Promise<string> {
 }
 
 describe('a rolling restart of two nodes', () => {
-  it('loses no acknowledged move and no client, and plays no move twice', { timeout: 120_000 }, async () => {
+  it('loses no acknowledged move and no client, and plays no move twice', { timeout: 240_000 }, async () => {
     const shared = await startShared();
     fixture.defer(() => stopShared(shared));
     const ports = [await freePort(), await freePort()];
@@ -69,10 +71,13 @@ describe('a rolling restart of two nodes', () => {
     fixture.defer(() => Promise.all(nodes.map((node) => node.stop())).then(() => undefined));
     const url = await balancer(ports);
 
-    const playing = await PlayingRooms.open(url, 12, 4, { delayMs: 100, maxDelayMs: 1000 });
+    // A move a second per room: a random game lasts about 50, longer than the restarts even on a
+    // loaded machine, so the rooms are still playing after them.
+    const playing = await PlayingRooms.open(url, 12, 1, { delayMs: 100, maxDelayMs: 1000 });
     fixture.defer(() => playing.close());
-    await sleep(1500);
     const ackedBefore = () => [...playing.rooms].reduce((n, room) => n + room.acked.size, 0);
+    // Counted, not timed: a loaded machine plays slower, never differently.
+    await waitUntil(() => ackedBefore() >= 24, LONG_MS);
     for (const i of [0, 1]) {
       await nodes[i]!.stop('SIGTERM');
       await sleep(1000); // the other node serves everyone meanwhile
@@ -80,13 +85,14 @@ describe('a rolling restart of two nodes', () => {
       await sleep(1000);
     }
     const afterRestarts = ackedBefore();
-    expect(await playing.allBack(20_000)).toBe(true);
-    await sleep(1500); // and the game goes on
+    expect(await playing.allBack(LONG_MS)).toBe(true);
+    // And the games go on (those not over yet).
+    const over = () => playing.rooms.every((room) => room.game.outcome !== null);
+    await waitUntil(() => ackedBefore() >= afterRestarts + 12 || over(), LONG_MS);
     await playing.stopPlaying();
-    expect(ackedBefore()).toBeGreaterThan(afterRestarts);
 
     const verdict = await playing.verify(url);
-    expect(verdict.acked).toBeGreaterThan(50);
+    expect(verdict.acked).toBeGreaterThanOrEqual(36);
     expect(verdict).toMatchObject({ lost: 0, unsent: 0 });
   });
 });

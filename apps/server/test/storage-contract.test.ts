@@ -6,11 +6,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalPostgres, startLocalPostgres } from '../src/cluster/local-postgres.js';
 import { createMemoryStorage } from '../src/storage/memory.js';
 import { openPostgresStorage, type PostgresStorage } from '../src/storage/postgres.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
 import type { RoomRecord, RoomStorage, StoredChange } from '../src/storage/types.js';
+import { type LocalPostgres, startLocalPostgres } from '../support/local-postgres.js';
 import { removeDir, tempDir } from './helpers.js';
 
 let postgres: LocalPostgres | undefined;

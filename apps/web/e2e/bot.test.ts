@@ -28,14 +28,14 @@ describe('web e2e: play the computer, then analyse (Chromium)', () => {
     expect(await page.locator('[data-opponent="bot"]').count()).toBe(1);
 
     for (let turn = 0; turn < 3; turn++) {
-      await page.locator('.status.turn').waitFor({ timeout: 5000 });
+      await page.locator('.status.turn').waitFor();
       const free = page.locator('[data-point][aria-label*="place a goat here"]').first();
       const point = await free.getAttribute('data-point');
       await free.click();
-      const mine = await shownMove(page, 2 * turn + 1, 2000);
+      const mine = await shownMove(page, 2 * turn + 1);
       expect(await mine.textContent()).toBe(`G@${point}`);
-      // The computer answers within its budget (0.4 s) plus its least delay and the round trip.
-      const reply = await shownMove(page, 2 * turn + 2, 3000);
+      // The computer answers (its budget is the engine's to keep, tested there with a clock).
+      const reply = await shownMove(page, 2 * turn + 2);
       expect(await reply.textContent()).toMatch(/^[a-e][1-5][-x][a-e][1-5]/);
     }
 

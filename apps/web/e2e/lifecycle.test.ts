@@ -31,7 +31,7 @@ describe('web e2e: clocks, chat, resign, replay, rematch (Chromium)', () => {
     const watcher = await open('watcher');
     await watcher.goto(`${harness().base}/live`);
     const roomId = firstRoom.split('/r/')[1]!;
-    await watcher.locator(`[data-live-room="${roomId}"]`).waitFor({ timeout: 8000 });
+    await watcher.locator(`[data-live-room="${roomId}"]`).waitFor();
     await watcher.locator(`[data-live-room="${roomId}"] a`).click();
     await watcher.waitForURL(firstRoom);
     await watcher.locator('[data-point="c3"]').waitFor();
@@ -56,9 +56,7 @@ describe('web e2e: clocks, chat, resign, replay, rematch (Chromium)', () => {
     await goat.getByRole('button', { name: 'Resign' }).click();
     await goat.getByRole('button', { name: 'Yes, resign' }).click();
     for (const page of [goat, tiger, watcher]) {
-      await expect
-        .poll(() => page.locator('[data-status]').textContent(), { timeout: 3000 })
-        .toBe('Tigers win — resignation');
+      await expect.poll(() => page.locator('[data-status]').textContent()).toBe('Tigers win — resignation');
     }
 
     // The finished game is a replay: arrow keys and buttons step through it.

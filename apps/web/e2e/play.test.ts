@@ -75,7 +75,7 @@ describe('web e2e: create, share, play, watch (Chromium)', () => {
     await goat.fill('#move-text', 'a1-b2');
     await goat.press('#move-text', 'Enter');
     const error = goat.locator('[data-error]');
-    await error.waitFor({ timeout: 3000 });
+    await error.waitFor();
     expect(await error.getAttribute('data-error')).toMatch(/ILLEGAL_MOVE|NOT_YOUR_TURN|BAD_REQUEST/);
     expect(await goat.locator('.moves .move').count()).toBe(0);
 
@@ -90,16 +90,16 @@ describe('web e2e: create, share, play, watch (Chromium)', () => {
         await goat.locator(`[data-ply="${i}"]`).waitFor();
       }
       const page = pages[side];
-      await page.locator('.status.turn').waitFor({ timeout: 5000 });
+      await page.locator('.status.turn').waitFor();
       await clickMove(page, text);
-      const shown = await shownMove(watcher, i + 1, 1000);
+      const shown = await shownMove(watcher, i + 1);
       expect(await shown.textContent()).toBe(text);
     }
 
     // 6. The result, with its reason, everywhere.
     for (const page of [goat, tiger, watcher]) {
       await expect
-        .poll(() => page.locator('[data-status]').textContent(), { timeout: 3000 })
+        .poll(() => page.locator('[data-status]').textContent())
         .toBe('Tigers win — enough goats captured');
       expect(await page.locator('[data-count="captured"]').textContent()).toContain('5/5');
     }

@@ -1,11 +1,13 @@
 import { createGame, legalMoves, makeMove, parsePosition, play, SearchBoard } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import {
+  botMove,
   chooseMove,
   DEFAULT_WEIGHTS,
   evaluateForTigers,
   everySoundOpening,
   GOAT_WEIGHTS,
+  LEVEL_SETTINGS,
   LEVELS,
   OPENING_PLIES,
   Searcher,
@@ -132,15 +134,21 @@ describe('search', () => {
   });
 });
 
+/** A clock that never moves: node budgets alone end the searches, however loaded the machine. */
+const FROZEN = { now: () => 0 } as const;
+
 describe('levels', () => {
-  it('every level plays only legal moves, reproducibly for a seed', { timeout: 60_000 }, () => {
+  it('every level plays only legal moves, reproducibly for a seed', () => {
     for (const level of LEVELS) {
       const created = createGame('bagh-chal');
       if (!created.ok) throw new Error('no game');
       let game = created.value;
       const seen: string[] = [];
       for (let ply = 0; ply < 4; ply++) {
-        const choice = chooseMove(game, level, seededRandom(ply), new Searcher(), { maxNodes: 3_000 });
+        const choice = chooseMove(game, level, seededRandom(ply), new Searcher(), {
+          ...FROZEN,
+          maxNodes: 3_000,
+        });
         expect(choice).not.toBeNull();
         const played = play(game, choice!.move);
         expect(played.ok).toBe(true);
@@ -150,11 +158,34 @@ describe('levels', () => {
       }
       let again = created.value;
       for (const [ply, text] of seen.entries()) {
-        const choice = chooseMove(again, level, seededRandom(ply), new Searcher(), { maxNodes: 3_000 });
+        const choice = chooseMove(again, level, seededRandom(ply), new Searcher(), {
+          ...FROZEN,
+          maxNodes: 3_000,
+        });
         expect(makeMove(choice!.move), level).toBe(text);
         const played = play(again, choice!.move);
         if (played.ok) again = played.value;
       }
+    }
+  });
+
+  it('each stops at its time limit by the clock it is given, within its budget', () => {
+    const STEP_MS = 10;
+    for (const level of LEVELS) {
+      let clock = 0; // each read of the clock is STEP_MS later: time passes as the search works
+      const now = () => (clock += STEP_MS);
+      const reply = botMove(
+        { variant: 'bagh-chal', options: {}, moves: ['G@c3', 'a1-b2'], level, seed: 7 },
+        new Searcher(),
+        { now },
+      );
+      expect(reply.move, level).not.toBeNull();
+      const { limits, budgetMs } = LEVEL_SETTINGS[level];
+      const took = clock - STEP_MS; // from its first read, which set the deadline
+      expect(took, level).toBeLessThanOrEqual(limits.timeMs!);
+      expect(took, level).toBeLessThanOrEqual(budgetMs);
+      // max has nodes to spare for far longer: its clock, not its node budget, ended it.
+      if (level === 'max') expect(took).toBe(limits.timeMs);
     }
   });
 });
@@ -170,7 +201,7 @@ describe('openings', () => {
       openings.add(text);
     }
     expect(openings.size).toBeGreaterThan(1);
-  }, 20_000); // twelve depth-6 searches: seconds on a loaded machine
+  });
 
   it('counts the tigers on the points with the most lines, on either board', () => {
     const only = { capture: 0, threat: 0, mobility: 0, trappedTiger: 0, exposedGoat: 0, centralTiger: 1 };

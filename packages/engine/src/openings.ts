@@ -3,17 +3,11 @@
  * rates within a margin of the best, so games between deterministic players differ without
  * handing either side a move it would never play.
  */
-import { createGame, type Game, type Move, play } from '@bagh/rules';
+import { createGame, type Game, type Move, makeMove, play } from '@bagh/rules';
 import { Searcher } from './search.js';
 
 export const OPENING_PLIES = 2;
 
-/** Set positions the benches time the searchers from. */
-export const SPEED_POSITIONS = {
-  start: undefined,
-  'mid placement': 'T3T/1G1G1/2G2/1G1G1/T3T g 15 0',
-  'all placed': 'GGTGG/GG1GG/TG1GT/GGGG1/GGT1G g 0 0',
-} as const;
 /**
  * Deep enough to see that a first goat off the middle of an edge loses a goat (depth 4 rated the
  * centre within 18 points of the edge; depth 6 puts it 66 behind; the centre openings were
@@ -22,10 +16,19 @@ export const SPEED_POSITIONS = {
 const OPENING_DEPTH = 6;
 const OPENING_MARGIN = 20;
 
+/** soundMoves per opening line so far: a fixed search, so each line is searched once per process. */
+const soundCache = new Map<string, Move[]>();
+
 /** The moves a fixed shallow search rates within the margin of the best. */
 function soundMoves(game: Game): Move[] {
-  const { rootScores } = new Searcher().search(game, { maxDepth: OPENING_DEPTH, exactRootScores: true });
-  return rootScores.filter((s) => s.score >= rootScores[0]!.score - OPENING_MARGIN).map((s) => s.move);
+  const line = game.moves.map(makeMove).join(' ');
+  let sound = soundCache.get(line);
+  if (!sound) {
+    const { rootScores } = new Searcher().search(game, { maxDepth: OPENING_DEPTH, exactRootScores: true });
+    sound = rootScores.filter((s) => s.score >= rootScores[0]!.score - OPENING_MARGIN).map((s) => s.move);
+    soundCache.set(line, sound);
+  }
+  return sound;
 }
 
 function startGame(): Game {

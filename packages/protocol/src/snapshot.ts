@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BotLevel, ResolvedOptions, RoomId, Side, Variant, Version } from './common.js';
+import { TIME_CONTROL_LIMITS } from './limits.js';
 
 /**
  * A seat: `taken` by someone, `connected` while any of its holder's sockets is here. `bot`: the
@@ -43,12 +44,12 @@ export const Millis = z.number().int().min(0);
 
 /** A time control: each side starts with `initialMs` and gains `incrementMs` after each of its moves. */
 export const TimeControl = z.object({
-  initialMs: z
+  initialMs: z.number().int().min(TIME_CONTROL_LIMITS.initialMs.min).max(TIME_CONTROL_LIMITS.initialMs.max),
+  incrementMs: z
     .number()
     .int()
-    .min(100)
-    .max(3 * 3_600_000),
-  incrementMs: z.number().int().min(0).max(600_000),
+    .min(TIME_CONTROL_LIMITS.incrementMs.min)
+    .max(TIME_CONTROL_LIMITS.incrementMs.max),
 });
 export type TimeControl = z.infer<typeof TimeControl>;
 

@@ -77,7 +77,7 @@ export {
   type RecordError,
   type RecordResult,
 } from './notation/record.js';
-export { perft } from './perft.js';
+export { perft, perftGeneral } from './perft.js';
 export { positionFromSetup, type SetupError, type SetupErrorCode, startPosition } from './setup.js';
 export * from './types.js';
 export {

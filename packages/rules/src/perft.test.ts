@@ -9,17 +9,16 @@ const newGame = (variant: Variant, options: Partial<Options> = {}): Game => {
   return created.value;
 };
 
-/** RULES.md perft table (depths 1–5), extended to depth 6 by this engine and pinned here. */
+/**
+ * RULES.md perft table (depths 1–5), extended to depth 6 by this engine and pinned here where it
+ * stays under a million leaves; the deeper rows (tens of millions, and bagh-chal depth 7) are
+ * checked by `pnpm bench`, so the suite stays quick on any machine.
+ */
 const TABLES: ReadonlyArray<[string, Variant, Partial<Options>, readonly number[]]> = [
-  ['bagh-chal', 'bagh-chal', {}, [21, 252, 5_052, 68_204, 1_304_788, 18_592_000]],
-  ['bagh-guti', 'bagh-guti', {}, [13, 360, 3_298, 94_892, 720_656, 20_976_400]],
+  ['bagh-chal', 'bagh-chal', {}, [21, 252, 5_052, 68_204, 1_304_788]],
+  ['bagh-guti', 'bagh-guti', {}, [13, 360, 3_298, 94_892, 720_656]],
   ['bagh-bandi', 'bagh-bandi', {}, [7, 100, 644, 9_336, 57_520, 872_592]],
-  [
-    'bagh-guti goatsFirst',
-    'bagh-guti',
-    { goatsFirst: true },
-    [26, 326, 9_164, 81_072, 2_352_758, 17_356_622],
-  ],
+  ['bagh-guti goatsFirst', 'bagh-guti', { goatsFirst: true }, [26, 326, 9_164, 81_072, 2_352_758]],
   ['bagh-bandi goatsFirst', 'bagh-bandi', { goatsFirst: true }, [16, 108, 1_576, 9_928, 149_662, 901_820]],
 ];
 
@@ -31,9 +30,6 @@ describe('perft (RULES.md table)', () => {
       });
     });
   }
-  it('bagh-chal depth 7 = 339,123,476 (placement phase, bulk counted)', () => {
-    expect(perft(newGame('bagh-chal'), 7)).toBe(339_123_476);
-  });
 });
 
 describe('perft: object path agrees with the packed path', () => {
@@ -47,14 +43,15 @@ describe('perft: object path agrees with the packed path', () => {
 
 describe('perft with options (R23 multiJump, R26 noRepeat), pinned', () => {
   it('bagh-guti multiJump', () => {
-    expect([1, 2, 3, 4, 5].map((d) => perft(newGame('bagh-guti', { multiJump: true }), d))).toEqual([
-      19, 516, 9_018, 254_882, 4_452_084,
+    // Depth 5 (4,452,084, the general path) is checked by `pnpm bench`.
+    expect([1, 2, 3, 4].map((d) => perft(newGame('bagh-guti', { multiJump: true }), d))).toEqual([
+      19, 516, 9_018, 254_882,
     ]);
   });
   it('bagh-bandi multiJump depth 6', () => {
     expect(perft(newGame('bagh-bandi', { multiJump: true }), 6)).toBe(987_552);
   });
   it('bagh-guti noRepeat matches plain play while nothing can repeat', () => {
-    expect(perft(newGame('bagh-guti', { noRepeat: true }), 5)).toBe(720_656);
+    expect(perft(newGame('bagh-guti', { noRepeat: true }), 4)).toBe(94_892);
   });
 });

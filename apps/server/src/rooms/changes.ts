@@ -11,14 +11,7 @@ import {
   type RoomEvent,
   Side as SideSchema,
 } from '@bagh/protocol';
-import {
-  makeMove,
-  makePosition,
-  playMoveText,
-  type Side,
-  stopClockWith,
-  withMoverTime,
-} from '@bagh/rules';
+import { makeMove, makePosition, playMoveText, type Side, stopClockWith, withMoverTime } from '@bagh/rules';
 import { z } from 'zod';
 import type { RoomRecord, StoredChange } from '../storage/types.js';
 import { PresenceData, presenceDataOf, withPresenceData } from './presence.js';

@@ -2,11 +2,13 @@
  * An offline game as it is kept in the browser: a RULES.md R42 game record, with headers of its
  * own: `Player` (the side the person plays), `Computer` (the computer's level) and, in a timed
  * game, `TimeControl` ("initialMs+incrementMs") and `Clocks` ("tigerMs goatMs", the time each side
- * had left when saved). Reading one back goes through the rules' record parser and the protocol's
- * schema and strict patterns, so a stored value is never trusted.
+ * had left when saved). Reading one back goes through the rules' record parser, strict patterns and
+ * the protocol's time-control limits, so a stored value is never trusted. Plain code, no schema:
+ * zod would be most of the offline page's download.
  */
 import { LEVELS, type Level } from '@bagh/engine';
-import { TimeControl } from '@bagh/protocol';
+import type { TimeControl } from '@bagh/protocol';
+import { TIME_CONTROL_LIMITS } from '@bagh/protocol/limits';
 import { type Game, makeRecord, parseRecord, type RecordResult, SIDES, type Side } from '@bagh/rules';
 
 /** The localStorage key of the game in progress (or the last one played). */
@@ -64,6 +66,10 @@ export function parseSavedGame(text: unknown): SavedGame | null {
   return clock ? { game, player, level, result, clock } : null;
 }
 
+/** The patterns admit whole numbers only; the bounds are the protocol's. */
+const within = (value: number, { min, max }: { readonly min: number; readonly max: number }): boolean =>
+  value >= min && value <= max;
+
 /**
  * "300000+3000" and "12000 250000", or null when either is not what `makeSavedGame` writes (at
  * most nine digits: no clock holds 12 days).
@@ -72,10 +78,15 @@ function savedClock(control: string | undefined, clocks: string | undefined): Sa
   const controlParts = /^(\d{1,9})\+(\d{1,9})$/.exec(control ?? '');
   const clockParts = /^(\d{1,9}) (\d{1,9})$/.exec(clocks ?? '');
   if (!controlParts || !clockParts) return null;
-  const parsedControl = TimeControl.safeParse({
-    initialMs: +controlParts[1]!,
-    incrementMs: +controlParts[2]!,
-  });
-  if (!parsedControl.success) return null;
-  return { control: parsedControl.data, remaining: { tiger: +clockParts[1]!, goat: +clockParts[2]! } };
+  const initialMs = +controlParts[1]!;
+  const incrementMs = +controlParts[2]!;
+  if (
+    !within(initialMs, TIME_CONTROL_LIMITS.initialMs) ||
+    !within(incrementMs, TIME_CONTROL_LIMITS.incrementMs)
+  )
+    return null;
+  return {
+    control: { initialMs, incrementMs },
+    remaining: { tiger: +clockParts[1]!, goat: +clockParts[2]! },
+  };
 }

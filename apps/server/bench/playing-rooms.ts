@@ -5,10 +5,11 @@
  * last version seen. The side to move plays random legal moves at the ply it knows; every
  * acknowledged move is kept, so that afterwards the rooms can be checked against what was acked.
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreateRoomReply, Snapshot } from '@bagh/protocol';
 import { createGame, type Game, legalMoves, makeMove, playMoveText } from '@bagh/rules';
 import { io as connect, type Socket } from 'socket.io-client';
-import { sleep } from './shared.js';
 
 export interface PlayingClient {
   readonly socket: Socket;

@@ -1,17 +1,45 @@
 /**
  * `pnpm bench`: perft leaves per second (bagh-chal depth 7, the others depth 6) and `play` calls
  * per second along pseudo-random games, per variant. Numbers, not pass/fail: the machine is shared.
+ * First it checks the deep perft counts too heavy for the test suite (exit code 1 when one is off).
  */
-import { createGame, type Game, legalMoves, play } from './game.js';
-import { perft, perftGeneral } from './perft.js';
-import { VARIANTS, type Variant } from './types.js';
+import {
+  createGame,
+  type Game,
+  legalMoves,
+  type Options,
+  perft,
+  perftGeneral,
+  play,
+  VARIANTS,
+  type Variant,
+} from '@bagh/rules';
 
 const PERFT_DEPTH: Record<Variant, number> = { 'bagh-chal': 7, 'bagh-guti': 6, 'bagh-bandi': 6 };
 
-function newGame(variant: Variant): Game {
-  const created = createGame(variant);
+/** The deep perft rows (perft.test.ts pins the shallower ones): millions of leaves, some on the general path. */
+const DEEP_PERFT: ReadonlyArray<[Variant, Partial<Options>, number, number]> = [
+  ['bagh-chal', {}, 6, 18_592_000],
+  ['bagh-chal', {}, 7, 339_123_476],
+  ['bagh-guti', {}, 6, 20_976_400],
+  ['bagh-guti', { goatsFirst: true }, 6, 17_356_622],
+  ['bagh-guti', { multiJump: true }, 5, 4_452_084],
+  ['bagh-guti', { noRepeat: true }, 5, 720_656],
+];
+
+function newGame(variant: Variant, options: Partial<Options> = {}): Game {
+  const created = createGame(variant, options);
   if (!created.ok) throw new Error(created.error.message);
   return created.value;
+}
+
+for (const [variant, options, depth, expected] of DEEP_PERFT) {
+  const leaves = perft(newGame(variant, options), depth);
+  const name = `perft ${variant} ${JSON.stringify(options)} depth ${depth}`;
+  if (leaves !== expected) {
+    console.error(`${name} = ${leaves}, expected ${expected}`);
+    process.exitCode = 1;
+  } else console.log(`${name} = ${leaves}`);
 }
 
 function timed<T>(run: () => T): { value: T; seconds: number } {

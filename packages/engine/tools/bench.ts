@@ -10,11 +10,16 @@
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import {
+  chooseMove,
+  everySoundOpening,
+  LEVELS,
+  type Level,
+  Searcher,
+  seededRandom,
+  soundOpening,
+} from '@bagh/engine';
 import { createGame, type Game, legalMoves, type Move, makeMove, parsePosition, play } from '@bagh/rules';
-import { chooseMove, seededRandom } from './bot.js';
-import { LEVELS, type Level } from './levels.js';
-import { everySoundOpening, SPEED_POSITIONS, soundOpening } from './openings.js';
-import { Searcher } from './search.js';
 
 type Player = Level | 'random';
 const ALL_PLAYERS: readonly Player[] = ['random', ...LEVELS];
@@ -24,6 +29,12 @@ const MAX_PLIES = 200;
 const EVERY_OPENING = process.env.BENCH_OPENINGS === 'all';
 /** Levels are judged on their node budgets, so a loaded machine cannot weaken one side. */
 const NODE_BUDGETS_ONLY = { timeMs: undefined } as const;
+/** Set positions the searchers are timed from. */
+const SPEED_POSITIONS = {
+  start: undefined,
+  'mid placement': 'T3T/1G1G1/2G2/1G1G1/T3T g 15 0',
+  'all placed': 'GGTGG/GG1GG/TG1GT/GGGG1/GGT1G g 0 0',
+} as const;
 
 interface Match {
   readonly tiger: Player;

@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../cluster/local-redis.js';
-import { type ServerProcess, startServerProcess } from '../cluster/local-server.js';
+import { freePort } from '../support/local-redis.js';
+import { type ServerProcess, startServerProcess } from '../support/local-server.js';
 import { PlayingRooms, type Verdict } from './playing-rooms.js';
 import { sleep } from './shared.js';
 

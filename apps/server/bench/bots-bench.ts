@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import type { RoomEvent } from '@bagh/protocol';
 import { pino } from 'pino';
 import { io as connect, type Socket } from 'socket.io-client';
-import { type App, buildApp } from '../app.js';
-import { BotPool } from '../bots/pool.js';
-import { makeConfig } from '../config.js';
+import { type App, buildApp } from '#server/app.js';
+import { BotPool } from '#server/bots/pool.js';
+import { makeConfig } from '#server/config.js';
 import { benchMain, out, setting, sleep } from './shared.js';
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;

@@ -2,11 +2,20 @@
  * `bagh perft|moves|status <variant> [--goats-first] [--multi-jump] [--no-repeat]
  *  [--position "<position string>"] [move ...]`
  */
-import { createGame, type Game, legalMoves, playMoveTexts } from './game.js';
-import { makeMove } from './notation/move.js';
-import { makePosition, parsePosition } from './notation/position.js';
-import { perft } from './perft.js';
-import { type Options, type Position, VARIANTS, type Variant } from './types.js';
+import {
+  createGame,
+  type Game,
+  legalMoves,
+  makeMove,
+  makePosition,
+  type Options,
+  type Position,
+  parsePosition,
+  perft,
+  playMoveTexts,
+  VARIANTS,
+  type Variant,
+} from '@bagh/rules';
 
 const USAGE = `usage: bagh <perft <variant> <depth>|moves <variant>|status <variant>> [options] [move ...]
 variants: ${VARIANTS.join(', ')}

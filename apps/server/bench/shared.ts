@@ -12,9 +12,9 @@ import type { CreateRoomReply, RoomEvent } from '@bagh/protocol';
 import { createGame, type Game, legalMoves, makeMove, playMoveText, type Side } from '@bagh/rules';
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
-import { buildApp } from '../app.js';
-import { childrenOf } from '../cluster/local-postgres.js';
-import { makeConfig } from '../config.js';
+import { buildApp } from '#server/app.js';
+import { makeConfig } from '#server/config.js';
+import { childrenOf } from '../support/local-postgres.js';
 
 export type Target = 'bagh' | 'relay';
 export interface Stats {

@@ -17,8 +17,8 @@
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
  *   REDIS_SERVER=/usr/bin/redis-server, PG_BIN=/usr/lib/postgresql/15/bin   started on free loopback ports
  */
-import { startLocalPostgres } from '../cluster/local-postgres.js';
-import { startLocalRedis } from '../cluster/local-redis.js';
+import { startLocalPostgres } from '../support/local-postgres.js';
+import { startLocalRedis } from '../support/local-redis.js';
 import { restartUnderLoad } from './restart-load.js';
 import {
   baghLoad,

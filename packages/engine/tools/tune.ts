@@ -9,11 +9,15 @@
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import {
+  DEFAULT_WEIGHTS,
+  GOAT_WEIGHTS,
+  Searcher,
+  seededRandom,
+  soundOpening,
+  type Weights,
+} from '@bagh/engine';
 import { legalMoves, play } from '@bagh/rules';
-import { seededRandom } from './bot.js';
-import { DEFAULT_WEIGHTS, GOAT_WEIGHTS, type Weights } from './evaluate.js';
-import { soundOpening } from './openings.js';
-import { Searcher } from './search.js';
 
 const GAMES = Number(process.env.TUNE_GAMES ?? 24);
 const NODES = Number(process.env.TUNE_NODES ?? 10_000);

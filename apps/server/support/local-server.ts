@@ -4,11 +4,22 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopProcess } from './local-redis.js';
 
-/** The built entry point, seen from src/cluster (tests) and dist/cluster (benches) alike. */
-const SERVER_JS = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
+/** The server package's folder: this file runs from support/ (tests) and dist-bench/support/ (benches). */
+function packageDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${import.meta.url}`);
+    dir = dirname(dir);
+  }
+  return dir;
+}
+
+/** The built entry point. */
+const SERVER_JS = join(packageDir(), 'dist', 'server.js');
 
 export interface ServerProcess {
   readonly url: string;

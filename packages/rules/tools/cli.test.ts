@@ -78,7 +78,7 @@ describe('bagh CLI', () => {
   });
 
   it('runs as a real process from the built package', () => {
-    const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+    const bin = fileURLToPath(new URL('../dist-tools/bin.js', import.meta.url));
     expect(execFileSync('node', [bin, 'perft', 'bagh-bandi', '3']).toString()).toBe('644\n');
     const failed = spawnSync('node', [bin, 'status', 'bagh-chal', 'a1-b2']);
     expect(failed.status).toBe(1);
