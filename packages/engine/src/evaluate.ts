@@ -18,6 +18,11 @@ export interface Weights {
   readonly exposedGoat: number;
   /** Per tiger on a point with the most lines (b2 d2 c3 b4 d4 on the alquerque board). */
   readonly centralTiger: number;
+  /**
+   * Against the tigers per free point they lack (below LOCKED_ROOM) in a locked movement phase
+   * under R13: the game is then a race for unrepeated moves, which hemmed-in tigers lose.
+   */
+  readonly lockedRace: number;
 }
 
 export const DEFAULT_WEIGHTS: Weights = {
@@ -27,6 +32,7 @@ export const DEFAULT_WEIGHTS: Weights = {
   trappedTiger: 45,
   exposedGoat: 0,
   centralTiger: 0,
+  lockedRace: 300,
 };
 
 /** What the goats search with: tuned for the goats' side by `TUNE_SIDE=goat pnpm tune:engine`. */
@@ -37,6 +43,7 @@ export const GOAT_WEIGHTS: Weights = {
   trappedTiger: 15,
   exposedGoat: 10,
   centralTiger: 30,
+  lockedRace: 300,
 };
 
 export const WIN_SCORE = 100_000;
@@ -109,6 +116,29 @@ function exposedGoats(board: SearchBoard): number {
   return popcount(open);
 }
 
+/** Tigers with fewer free points than this around them, and nothing to take, are locked in. */
+export const LOCKED_ROOM = 3;
+
+/**
+ * How far the tigers are locked in, 0 … LOCKED_ROOM: under R13 a locked position is no fortress but
+ * a race, each side spending positions it may not repeat, and tigers shuffling over one or two
+ * free points run out long before goats with moves to spare (issue 21's lost game). 0 when the
+ * rule is off, goats are still in hand, a capture is open or the goats have no spare move.
+ */
+export function lockedIn(board: SearchBoard, threatened: number): number {
+  if (!board.noRepeat || board.goatsInHand > 0 || threatened !== 0) return 0;
+  const { neighbours } = board.geometry;
+  const empty = board.emptyMask;
+  let room = 0;
+  for (let tg = board.tigers; tg !== 0; tg &= tg - 1) room |= neighbours[31 - Math.clz32(tg & -tg)]! & empty;
+  const free = popcount(room);
+  if (free >= LOCKED_ROOM) return 0;
+  // The goats need a move of their own that stays clear of the tigers' room.
+  for (let e = empty & ~room; e !== 0; e &= e - 1)
+    if ((neighbours[31 - Math.clz32(e & -e)]! & board.goatMask) !== 0) return LOCKED_ROOM - free;
+  return 0;
+}
+
 export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT_WEIGHTS): number {
   const { neighbours, jumpCount, jumpOver, jumpLand } = board.geometry;
   const empty = board.emptyMask;
@@ -130,6 +160,7 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
   }
   const exposed = weights.exposedGoat === 0 ? 0 : exposedGoats(board);
   const central = weights.centralTiger === 0 ? 0 : popcount(board.tigers & centralPoints(board.geometry));
+  const locked = weights.lockedRace === 0 ? 0 : lockedIn(board, threatened);
   // Far from the win, captures are worth the same; the last ones are worth more.
   const toWin = Math.max(goatsToWin(board), 1);
   return (
@@ -138,6 +169,7 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
     weights.mobility * mobility -
     weights.trappedTiger * trapped +
     weights.exposedGoat * exposed +
-    weights.centralTiger * central
+    weights.centralTiger * central -
+    weights.lockedRace * locked
   );
 }
