@@ -5,10 +5,10 @@
  * Speed: nodes per CPU second and the depth reached on BENCH_SPEED_NODES nodes (default 1M) from
  * set positions, the new search beside the old one, so a loaded machine slows both alike.
  *
- * max against old max, both sides, on BENCH_NODES nodes a move (default 30k), capped at 300 plies
+ * max against old max, both sides, on BENCH_NODES nodes a move (default 50k), capped at 300 plies
  * (a draw): from sound openings (`everySoundOpening`) and from locked movement-phase starts
- * (bench/locked-starts.ts). By default 4 openings and 4 locked starts; BENCH_FULL=1 plays all
- * (48 and 20) on 200k nodes a move unless BENCH_NODES says otherwise.
+ * (bench/locked-starts.ts). By default 4 openings and 4 locked starts (BENCH_SOUND, BENCH_LOCKED);
+ * BENCH_FULL=1 plays all (48 and 20) on 200k nodes a move unless BENCH_NODES says otherwise.
  *
  * The tournament: every level against every other and a random mover, both sides, BENCH_GAMES
  * games per pairing (default 40), on worker threads, on node budgets (no time caps), each game
@@ -152,11 +152,15 @@ function playText(game: Game, text: string): Game {
 /** max against the max before issue 21 from sound openings and locked starts, both sides. */
 async function maxAgainstOld(): Promise<void> {
   const full = process.env.BENCH_FULL === '1';
-  const nodes = Number(process.env.BENCH_NODES ?? (full ? 200_000 : 30_000));
+  const nodes = Number(process.env.BENCH_NODES ?? (full ? 200_000 : 50_000));
   const openings = everySoundOpening();
-  // A spread of them by default: every n-th.
-  const picked = full ? openings : openings.filter((_, i) => i % Math.ceil(openings.length / 4) === 0);
-  const locked = full ? LOCKED_STARTS : LOCKED_STARTS.slice(0, 4);
+  const sound = Number(process.env.BENCH_SOUND ?? (full ? openings.length : 4));
+  // A spread of them: every n-th.
+  const picked = openings.filter((_, i) => i % Math.ceil(openings.length / sound) === 0).slice(0, sound);
+  const locked = LOCKED_STARTS.slice(
+    0,
+    Number(process.env.BENCH_LOCKED ?? (full ? LOCKED_STARTS.length : 4)),
+  );
   const matches: Match[] = [];
   let seed = 1;
   for (const start of [...picked, ...locked])
