@@ -12,6 +12,7 @@ export {
   playMoveTexts,
   sameMove,
 } from './game.js';
+export { GAME_ARGS_USAGE, type GameArgs, parseGameArgs } from './game-args.js';
 export {
   ALL_POINTS_MASK,
   areNeighbours,
