@@ -74,7 +74,9 @@ describe('web e2e: create, share, play, watch (Chromium)', () => {
     await goat.locator('.status.turn').waitFor();
     await goat.fill('#move-text', 'a1-b2');
     await goat.press('#move-text', 'Enter');
-    await expect.poll(() => goat.locator('#move-hint').textContent()).toBe('There is no goat of yours on a1.');
+    await expect
+      .poll(() => goat.locator('#move-hint').textContent())
+      .toBe('There is no goat of yours on a1.');
     expect(await goat.locator('[data-error]').count()).toBe(0);
     expect(await goat.locator('.moves .move').count()).toBe(0);
 
