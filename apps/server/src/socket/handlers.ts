@@ -212,7 +212,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
   async function rematch(
     roomId: string,
     accept: boolean,
-    reply: (body: AckOf<'rematch:accept'>) => void,
+    reply: (body: AckOf<'rematch:offer'>) => void,
   ): Promise<void> {
     const admit = (againstBot: boolean) => deps.roomLimits.admit(address, againstBot);
     const result = await rooms.rematch(roomId, { socketId, accept, admit }, (res) => {
@@ -300,7 +300,15 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       await judge(roomId, { type: 'chat', socketId, channel, text }, reply, acked(reply));
     },
 
-    'rematch:accept': ({ roomId }, reply) => rematch(roomId, true, reply),
+    'rematch:accept': ({ roomId }, reply) =>
+      rematch(roomId, true, (body) => {
+        if (!body.ok) return reply(body);
+        // An accepted rematch always starts its room; its reply must name it.
+        const { roomId: started } = body;
+        if (started === undefined)
+          return reply(failure('INTERNAL', 'the rematch did not start', body.version));
+        reply({ ...body, roomId: started });
+      }),
     'rematch:offer': ({ roomId }, reply) => rematch(roomId, false, reply),
   };
   for (const event of CLIENT_EVENT_NAMES) {
