@@ -7,6 +7,7 @@ import type { Result, Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
 import type { RoomStorage, StoredChange } from '../storage/types.js';
+import { finishedBy } from './archive.js';
 import { replay, restoreRoomState, storedChangeOf } from './changes.js';
 import { flagAt, flagDue } from './clock.js';
 import { EventHistory } from './history.js';
@@ -463,7 +464,13 @@ export class Room {
       const { state, events, changes, chat } = result.value;
       let appended: Awaited<ReturnType<RoomStorage['append']>>;
       try {
-        appended = await this.#deps.storage.append(this.id, this.#state.version, changes.map(storedChangeOf));
+        // A change that gives the room its result archives its game in the same transaction.
+        appended = await this.#deps.storage.append(
+          this.id,
+          this.#state.version,
+          changes.map(storedChangeOf),
+          finishedBy(this.#state, state),
+        );
       } catch (error) {
         // The store logs its failures (rate-limited); the command is answered and nothing changed.
         this.log.debug({ err: error, command: command.type, version: this.#state.version }, 'append failed');
