@@ -7,38 +7,17 @@
 import { join } from 'node:path';
 import type { GamesReply } from '@bagh/protocol';
 import Database from 'better-sqlite3';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalPostgres, startLocalPostgres } from '../src/cluster/local-postgres.js';
+import { describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
 import { openPostgresStorage } from '../src/storage/postgres.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
 import type { RoomStorage } from '../src/storage/types.js';
 import { createRoom, getSnapshot, perTest, playMoves, sleep } from './helpers.js';
 import { BAGH_CHAL_GOAT_WIN, BAGH_CHAL_TIGER_WIN } from './lines.js';
+import { postgresForFile } from './multinode-helpers.js';
 
 const fixture = perTest();
-let postgres: LocalPostgres;
-let admin: pg.Client;
-beforeAll(async () => {
-  postgres = await startLocalPostgres();
-  admin = new pg.Client({ connectionString: postgres.url });
-  await admin.connect();
-}, 30_000);
-afterAll(async () => {
-  await admin?.end();
-  await postgres?.stop();
-});
-
-/** A new, empty database on the test's PostgreSQL: its URL. */
-let databases = 0;
-async function freshDatabase(): Promise<string> {
-  const name = `archive${++databases}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(postgres.url);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const shared = postgresForFile();
 
 async function games(url: string, query = ''): Promise<{ status: number; body: GamesReply }> {
   const response = await fetch(`${url}/api/games${query}`);
@@ -63,7 +42,7 @@ function flaky(inner: RoomStorage): { storage: RoomStorage; down: boolean } {
 /** The two stores a server runs on: the config or store each test's server gets. */
 const stores: [string, () => Promise<Partial<Config>>][] = [
   ['sqlite', async () => ({})],
-  ['postgres', async () => ({ DATABASE_URL: await freshDatabase() })],
+  ['postgres', async () => ({ DATABASE_URL: await shared().freshDatabase() })],
 ];
 
 describe.each(stores)('GET /api/games on %s', (_name, configOf) => {

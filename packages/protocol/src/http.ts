@@ -1,16 +1,7 @@
 import { unsupportedOptions } from '@bagh/rules';
 import { z } from 'zod';
-import {
-  BotLevel,
-  GameOptions,
-  ResolvedOptions,
-  RoomId,
-  SeatToken,
-  Side,
-  SideChoice,
-  Variant,
-} from './common.js';
-import { EpochMs, GameResult, SeatState, TimeControl } from './snapshot.js';
+import { BotLevel, GameOptions, RoomId, SeatToken, Side, SideChoice, Variant } from './common.js';
+import { EpochMs, GameResult, SeatState, Snapshot, TimeControl } from './snapshot.js';
 
 export const CreateRoomBody = z
   .object({
@@ -93,16 +84,17 @@ export const GamesQuery = z
 export type GamesQuery = z.input<typeof GamesQuery>;
 
 /** One finished game, as `GET /api/games` lists it. */
-export const ArchivedGameView = z.object({
-  roomId: RoomId,
-  variant: Variant,
-  options: ResolvedOptions,
+export const ArchivedGameView = Snapshot.pick({
+  roomId: true,
+  variant: true,
+  options: true,
+  timeControl: true,
+}).extend({
   result: GameResult,
   /** Moves played. */
   moves: z.number().int().min(0),
   startedAt: EpochMs,
   finishedAt: EpochMs,
-  timeControl: TimeControl.nullable(),
   /** The seat the computer held, and its level (absent when two people played). */
   bots: z.object({ tiger: BotLevel.optional(), goat: BotLevel.optional() }).optional(),
 });

@@ -67,36 +67,36 @@ FROM room r WHERE r.id = $1`;
 
 const SELECT_VERSION = 'SELECT version FROM room WHERE id = $1';
 
-// The changes are inserted only if the version moved on (joined with `bumped`); one statement,
-// one transaction. A racing writer waits for the row lock, then finds the version changed.
-const APPEND = `
+/**
+ * The append: its changes are inserted only if the version moved on (joined with `bumped`); one
+ * statement, one transaction. A racing writer waits for the row lock, then finds the version
+ * changed. `$(n)` numbers its parameters; `also` adds statements that run only if it applies.
+ */
+const appendSql = ($: (n: number) => string, also = '') => `
 WITH bumped AS (
-  UPDATE room SET version = $3 WHERE id = $1 AND version = $2 RETURNING id
+  UPDATE room SET version = ${$(3)} WHERE id = ${$(1)} AND version = ${$(2)} RETURNING id
 ), kept AS (
   INSERT INTO room_change (room_id, version, kind, data)
   SELECT bumped.id, c.version, c.kind, c.data::json
-  FROM bumped, unnest($4::int[], $5::text[], $6::text[]) AS c(version, kind, data)
-)
+  FROM bumped, unnest(${$(4)}::int[], ${$(5)}::text[], ${$(6)}::text[]) AS c(version, kind, data)
+)${also}
 SELECT count(*)::int AS applied FROM bumped`;
+
+const APPEND = appendSql((n) => `$${n}`);
 
 // Typed: in INSERT … SELECT a parameter takes no type from its column.
 const GAME_VALUES =
   '$1::text, $2::text, $3::text, $4::text, $5::text, $6::int, $7::text, $8::text, $9::json, $10::json, $11::bigint, $12::bigint';
 
-// The append that gives a room its result: the game is archived by the same statement, only if
-// the version moved on. Parameters: the game's ($1–$12), then APPEND's, shifted by 12.
-const APPEND_FINISHED = `
-WITH bumped AS (
-  UPDATE room SET version = $15 WHERE id = $13 AND version = $14 RETURNING id
-), kept AS (
-  INSERT INTO room_change (room_id, version, kind, data)
-  SELECT bumped.id, c.version, c.kind, c.data::json
-  FROM bumped, unnest($16::int[], $17::text[], $18::text[]) AS c(version, kind, data)
-), archived AS (
+// The append that gives a room its result archives the game in the same statement, only if the
+// version moved on. Parameters: the game's ($1–$12), then the append's, shifted by 12.
+const APPEND_FINISHED = appendSql(
+  (n) => `$${n + 12}`,
+  `, archived AS (
   INSERT INTO game (${GAME_COLUMNS}) SELECT ${GAME_VALUES} FROM bumped
   ON CONFLICT (room_id) DO NOTHING
-)
-SELECT count(*)::int AS applied FROM bumped`;
+)`,
+);
 
 const INSERT_GAME = `
 INSERT INTO game (${GAME_COLUMNS}) VALUES (${GAME_VALUES}) ON CONFLICT (room_id) DO NOTHING`;
