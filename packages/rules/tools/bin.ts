@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { run } from './cli.js';
+import { runRulesCommand as run } from '@bagh/rules';
 
 const result = run(process.argv.slice(2));
 process.stdout.write(result.stdout);

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { run } from './cli.js';
+import { runRulesCommand as run } from './rules-command.js';
 
 const ok = (args: string[]): string[] => {
   const result = run(args);

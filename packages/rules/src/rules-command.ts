@@ -1,23 +1,16 @@
 /**
+ * The rules' commands of the `bagh` CLI, as a pure function the CLI's entry point
+ * (packages/engine/tools/bagh.ts, which adds the engine's `bot`) wires in:
  * `bagh perft|moves|status <variant> [--goats-first] [--multi-jump] [--no-repeat]
- *  [--position "<position string>"] [move ...]`
+ *  [--position "<position string>"] [move ...]`. Exit code 1 with a message for bad input.
  */
-import {
-  createGame,
-  type Game,
-  legalMoves,
-  makeMove,
-  makePosition,
-  type Options,
-  type Position,
-  parsePosition,
-  perft,
-  playMoveTexts,
-  VARIANTS,
-  type Variant,
-} from '@bagh/rules';
+import { createGame, type Game, legalMoves, playMoveTexts } from './game.js';
+import { makeMove } from './notation/move.js';
+import { makePosition, parsePosition } from './notation/position.js';
+import { perft } from './perft.js';
+import { type Options, type Position, VARIANTS, type Variant } from './types.js';
 
-const USAGE = `usage: bagh <perft <variant> <depth>|moves <variant>|status <variant>> [options] [move ...]
+export const RULES_USAGE = `usage: bagh <perft <variant> <depth>|moves <variant>|status <variant>> [options] [move ...]
 variants: ${VARIANTS.join(', ')}
 options: --goats-first --multi-jump --no-repeat --position "<position string>"`;
 
@@ -85,7 +78,13 @@ function parseArgs(args: readonly string[]): Invocation {
   return { command, variant, depth, game: created.value, moves };
 }
 
-export function run(args: readonly string[]): { stdout: string; stderr: string; code: number } {
+export interface RulesCommandResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: 0 | 1;
+}
+
+export function runRulesCommand(args: readonly string[]): RulesCommandResult {
   try {
     const invocation = parseArgs(args);
     const played = playMoveTexts(invocation.game, invocation.moves);
@@ -108,7 +107,7 @@ export function run(args: readonly string[]): { stdout: string; stderr: string; 
     }
   } catch (error) {
     if (error instanceof UsageError)
-      return { stdout: '', stderr: `bagh: ${error.message}\n${USAGE}\n`, code: 1 };
+      return { stdout: '', stderr: `bagh: ${error.message}\n${RULES_USAGE}\n`, code: 1 };
     throw error;
   }
 }
