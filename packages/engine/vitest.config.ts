@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { name: 'engine', include: ['src/**/*.test.ts'], testTimeout: 60_000 },
+  test: { name: 'engine', include: ['src/**/*.test.ts', 'tools/**/*.test.ts'], testTimeout: 60_000 },
 });

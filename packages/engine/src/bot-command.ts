@@ -1,5 +1,5 @@
 /**
- * The computer on the command line, as a pure function the `bagh` CLI wires in:
+ * The computer on the command line, as a pure function the `bagh` CLI (tools/bagh.ts) wires in:
  * `bagh bot <level> <variant> [--goats-first --multi-jump --no-repeat --position "<pos>"]
  * [--nodes N] [move ...]` prints the computer's move for the position after the moves (the whole
  * history counts for R13) on its first line, then the depth, nodes and score. Exit code 1 for a bad

@@ -1,4 +1,5 @@
 export { type BotChoice, chooseMove, seededRandom } from './bot.js';
+export { type CommandResult, runBotCommand } from './bot-command.js';
 export { DEFAULT_WEIGHTS, evaluateForTigers, GOAT_WEIGHTS, type Weights, WIN_SCORE } from './evaluate.js';
 export { LEVEL_SETTINGS, LEVELS, type Level, type LevelSettings } from './levels.js';
 export { everySoundOpening, OPENING_PLIES, soundOpening } from './openings.js';

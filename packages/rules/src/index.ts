@@ -87,6 +87,7 @@ export {
   type Refusal,
   type RefusalKind,
 } from './refusal.js';
+export { RULES_USAGE, type RulesCommandResult, runRulesCommand } from './rules-command.js';
 export { positionFromSetup, type SetupError, type SetupErrorCode, startPosition } from './setup.js';
 export * from './types.js';
 export {

@@ -1,7 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { run } from './cli.js';
+import { runRulesCommand as run } from './rules-command.js';
 
 const ok = (args: string[]): string[] => {
   const result = run(args);
@@ -75,14 +73,5 @@ describe('bagh CLI', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^bagh: bagh-chal has no option multiJump/);
-  });
-
-  it('runs as a real process from the built package', () => {
-    const bin = fileURLToPath(new URL('../dist-tools/bin.js', import.meta.url));
-    expect(execFileSync('node', [bin, 'perft', 'bagh-bandi', '3']).toString()).toBe('644\n');
-    const failed = spawnSync('node', [bin, 'status', 'bagh-chal', 'a1-b2']);
-    expect(failed.status).toBe(1);
-    expect(failed.stdout.toString()).toBe('');
-    expect(failed.stderr.toString()).toMatch(/move 1/);
   });
 });
