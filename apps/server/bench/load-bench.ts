@@ -15,6 +15,7 @@
  *
  *   BENCH_ROOMS=1000 BENCH_SECONDS=10 BENCH_RATE=2            the throughput runs
  *   BENCH_NODES=1,2,4                                         their node counts (empty: relay only)
+ *   BENCH_SAME_NODE=1                                         also 2 nodes with each room on one node
  *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
  *   BENCH_HUMAN_NODES=1,2                                     their node counts
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
@@ -60,7 +61,13 @@ async function relay(rooms: number, seconds: number, ratePerRoom: number): Promi
 }
 
 /** `1` is the single-node deployment (SQLite); more are that many nodes on PostgreSQL + Redis. */
-async function bagh(nodes: number, rooms: number, seconds: number, ratePerRoom: number): Promise<Result> {
+async function bagh(
+  nodes: number,
+  rooms: number,
+  seconds: number,
+  ratePerRoom: number,
+  sameNode = false,
+): Promise<Result> {
   const cluster = nodes > 1;
   const redis = cluster ? await startLocalRedis() : undefined;
   const postgres = cluster ? await startLocalPostgres() : undefined;
@@ -72,11 +79,11 @@ async function bagh(nodes: number, rooms: number, seconds: number, ratePerRoom: 
   try {
     const urls = await urlsOf(servers);
     return await measureRun({
-      label: nodes === 1 ? '1 node' : `${nodes} nodes`,
+      label: (nodes === 1 ? '1 node' : `${nodes} nodes`) + (sameNode ? ', rooms on one node' : ''),
       rooms,
       seconds,
       servers,
-      load: () => baghLoad(urls, rooms, { ratePerRoom, batch: 100 }),
+      load: () => baghLoad(urls, rooms, { ratePerRoom, batch: 50, sameNode }),
       // postgres: the postmaster and its backends (its children).
       ...(redis && postgres
         ? {
@@ -148,6 +155,10 @@ benchMain(async () => {
     const result = await bagh(n, rooms, seconds, ratePerRoom);
     report(result, 8);
     runs.set(n, result);
+  }
+  if (process.env.BENCH_SAME_NODE === '1') {
+    // The rooms whose players share a node: the node judges on its cache without reading PostgreSQL first.
+    report(await bagh(2, rooms, seconds, ratePerRoom, true), 8);
   }
   const cpu = (r: Result) => r.cpuMicrosPerMove;
   for (const [n, r] of runs) {

@@ -197,6 +197,8 @@ export interface LoadOptions {
   readonly ratePerRoom: number;
   /** Sockets opened at once while setting up. */
   readonly batch?: number;
+  /** Bagh with several nodes: each room's players and spectator on one node (default: across two). */
+  readonly sameNode?: boolean;
 }
 
 function open(url: string): Promise<Socket> {
@@ -219,13 +221,13 @@ async function inBatches<T>(count: number, size: number, make: (i: number) => Pr
 }
 
 /**
- * `ask` again (5 times at most, 200 ms apart) while its answer says the server was too busy: a
+ * `ask` again (20 times at most, 250 ms apart) while its answer says the server was too busy: a
  * loaded box can time a store call out while thousands of sockets set up at once (not measured).
  */
 async function retried<T>(ask: () => Promise<T>, busy: (answer: T) => boolean): Promise<T> {
   let answer = await ask();
-  for (let i = 0; i < 5 && busy(answer); i++) {
-    await sleep(200);
+  for (let i = 0; i < 20 && busy(answer); i++) {
+    await sleep(250);
     answer = await ask();
   }
   return answer;
@@ -259,7 +261,7 @@ function staggered(ratePerRoom: number, first: () => void): void {
 
 /**
  * Bagh rooms. With several node URLs, room i's goat plays on node i, its tiger on node i+1 and
- * its spectator on node i+1 too (mod the count): every move crosses nodes. The latency measured
+ * its spectator on node i+1 too (mod the count): every move crosses nodes (unless `sameNode`). The latency measured
  * is the spectator's, from the move sent to the move's room event received.
  */
 export async function baghLoad(urls: readonly string[], rooms: number, options: LoadOptions): Promise<Load> {
@@ -325,7 +327,7 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
 
   const slots = await inBatches(rooms, options.batch ?? 50, async (i) => {
     const here = urls[i % urls.length]!;
-    const there = urls[(i + 1) % urls.length]!;
+    const there = options.sameNode ? here : urls[(i + 1) % urls.length]!;
     const [goat, tiger, spectator] = await Promise.all([open(here), open(there), open(there)]);
     const slot: Slot = {
       players: { goat, tiger },
