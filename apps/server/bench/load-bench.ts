@@ -1,22 +1,28 @@
 /**
  * `pnpm bench:load`: N concurrent rooms (2 players + 1 spectator each, random legal games,
  * loopback websockets) against
- *   - relay:   the bare Socket.IO relay of bench:server (the yardstick, same run),
- *   - 1 node:  one Bagh server on SQLite,
- *   - 2 nodes: two Bagh servers sharing a PostgreSQL (the rooms) and a redis-server (the Redis
- *              Streams adapter),
- *              each room's goat on one node, its tiger and spectator on the other,
- * printing moves/s, server CPU µs per move (the server processes summed; redis-server's own CPU
- * and postgres's shown beside), p50/p99 move→broadcast latency and RSS per connection. Then the human-pace case:
- * many rooms, one move per 5 s per room, reporting p99 on one node and on two. Then the restart
- * under load: one node stopped with SIGTERM and started again while its rooms play (see
- * restart-load.ts). Stops by itself.
+ *   - relay:    the bare Socket.IO relay of bench:server (the yardstick, same run),
+ *   - 1 node:   one Bagh server on SQLite (the single-node deployment),
+ *   - N nodes:  N Bagh servers (each its own process) sharing a PostgreSQL (the rooms) and a
+ *               redis-server (the Socket.IO adapter); room i's goat on node i, its tiger and
+ *               spectator on node i+1 (mod N), so every move crosses two nodes,
+ * printing moves/s, cluster CPU µs per move (the node processes summed; redis-server's and
+ * postgres's — postmaster and backends — each beside it), p50/p99 move→broadcast latency and RSS
+ * per connection, then the ratios against the relay and against half the nodes, and the issue-17
+ * goals judged on this run. Then the human-pace case: many rooms, one move per 5 s per room,
+ * reporting p99. Then the restart under load: one node stopped with SIGTERM and started again
+ * while its rooms play (see restart-load.ts). Bounded in count and time; stops by itself.
  *
  *   BENCH_ROOMS=1000 BENCH_SECONDS=10 BENCH_RATE=2            the throughput runs
+ *   BENCH_NODES=1,2,4                                         their node counts (empty: relay only)
+ *   BENCH_SAME_NODE=1                                         also 2 nodes with each room on one node
  *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
+ *   BENCH_HUMAN_NODES=1,2                                     their node counts
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
  *   REDIS_SERVER=/usr/bin/redis-server, PG_BIN=/usr/lib/postgresql/15/bin   started on free loopback ports
+ * e.g. a quick look: BENCH_ROOMS=200 BENCH_SECONDS=5 BENCH_HUMAN_ROOMS=0 BENCH_RESTART_ROOMS=0 pnpm bench:load
  */
+import { loadavg } from 'node:os';
 import { startLocalPostgres } from '../support/local-postgres.js';
 import { startLocalRedis } from '../support/local-redis.js';
 import { restartUnderLoad } from './restart-load.js';
@@ -54,9 +60,17 @@ async function relay(rooms: number, seconds: number, ratePerRoom: number): Promi
   }
 }
 
-async function bagh(nodes: 1 | 2, rooms: number, seconds: number, ratePerRoom: number): Promise<Result> {
-  const redis = nodes === 2 ? await startLocalRedis() : undefined;
-  const postgres = nodes === 2 ? await startLocalPostgres() : undefined;
+/** `1` is the single-node deployment (SQLite); more are that many nodes on PostgreSQL + Redis. */
+async function bagh(
+  nodes: number,
+  rooms: number,
+  seconds: number,
+  ratePerRoom: number,
+  sameNode = false,
+): Promise<Result> {
+  const cluster = nodes > 1;
+  const redis = cluster ? await startLocalRedis() : undefined;
+  const postgres = cluster ? await startLocalPostgres() : undefined;
   const servers = Array.from(
     { length: nodes },
     () =>
@@ -65,14 +79,19 @@ async function bagh(nodes: 1 | 2, rooms: number, seconds: number, ratePerRoom: n
   try {
     const urls = await urlsOf(servers);
     return await measureRun({
-      label: nodes === 1 ? '1 node' : '2 nodes',
+      label: (nodes === 1 ? '1 node' : `${nodes} nodes`) + (sameNode ? ', rooms on one node' : ''),
       rooms,
       seconds,
       servers,
-      load: () => baghLoad(urls, rooms, { ratePerRoom, batch: 100 }),
-      // redis-server's and postgres's (the postmaster; its backends are its children) CPU.
+      load: () => baghLoad(urls, rooms, { ratePerRoom, batch: 50, sameNode }),
+      // postgres: the postmaster and its backends (its children).
       ...(redis && postgres
-        ? { extraCpu: () => processCpuMicros(redis.pid) + processTreeCpuMicros(postgres.pid) }
+        ? {
+            helpers: {
+              'redis-server': () => processCpuMicros(redis.pid),
+              postgres: () => processTreeCpuMicros(postgres.pid),
+            },
+          }
         : {}),
     });
   } finally {
@@ -82,41 +101,89 @@ async function bagh(nodes: 1 | 2, rooms: number, seconds: number, ratePerRoom: n
   }
 }
 
+/** A list of node counts from the environment ("1,2,4"); empty skips those runs. */
+function nodeCounts(env: string, fallback: readonly number[]): number[] {
+  const raw = process.env[env];
+  if (raw === undefined) return [...fallback];
+  const counts = raw
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map(Number);
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) {
+    throw new Error(`${env} must list node counts from 1 to 8, got ${raw}`);
+  }
+  return counts;
+}
+
+const ratio = (a: Result | undefined, b: Result | undefined, of: (r: Result) => number) =>
+  a && b ? `${(of(a) / of(b)).toFixed(2)}×` : 'n/a';
+
+/** A measured ratio against its goal, e.g. "2 nodes / 1 node CPU/move 1.12× (goal ≤ 1.3×: met)". */
+function goal(
+  what: string,
+  a: Result | undefined,
+  b: Result | undefined,
+  of: (r: Result) => number,
+  most: number,
+) {
+  if (!a || !b) return;
+  const value = of(a) / of(b);
+  out(`  ${what} ${value.toFixed(2)}× (goal ≤ ${most}×: ${value <= most ? 'met' : 'NOT met'})`);
+}
+
 benchMain(async () => {
   const rooms = setting('rooms', 'BENCH_ROOMS', 1000);
   const seconds = setting('seconds', 'BENCH_SECONDS', 10);
   const ratePerRoom = setting('rate', 'BENCH_RATE', 2, true);
+  const nodes = nodeCounts('BENCH_NODES', [1, 2, 4]);
   const humanRooms = setting('human-rooms', 'BENCH_HUMAN_ROOMS', 5000, true);
   const humanSeconds = setting('human-seconds', 'BENCH_HUMAN_SECONDS', 30);
+  const humanNodes = nodeCounts('BENCH_HUMAN_NODES', [1, 2]);
   const restartRooms = setting('restart-rooms', 'BENCH_RESTART_ROOMS', 1000, true);
   const pace = ratePerRoom > 0 ? `≤ ${ratePerRoom} moves/s per room` : 'unpaced';
   out(`bench:load: ${rooms} rooms × (2 players + 1 spectator), ${seconds} s per run, loopback, ${pace}`);
+  out(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   const base = await relay(rooms, seconds, ratePerRoom);
   report(base, 8);
-  const one = await bagh(1, rooms, seconds, ratePerRoom);
-  report(one, 8);
-  const two = await bagh(2, rooms, seconds, ratePerRoom);
-  report(two, 8);
-  const ratio = (r: Result) =>
-    `CPU/move ${(r.cpuMicrosPerMove / base.cpuMicrosPerMove).toFixed(2)}×, ` +
-    `RSS/connection ${(r.rssPerConnection / base.rssPerConnection).toFixed(2)}×, ` +
-    `p99 ${(r.p99 / base.p99).toFixed(2)}×`;
-  out(`vs relay: 1 node ${ratio(one)}; 2 nodes ${ratio(two)}`);
-  const redisCpu = two.extraCpuMicrosPerMove ?? Number.NaN;
-  out(
-    `PostgreSQL and Redis hop per move: +${(two.cpuMicrosPerMove - one.cpuMicrosPerMove).toFixed(1)} µs node CPU ` +
-      `(+${redisCpu.toFixed(1)} µs in redis-server and postgres), ` +
-      `p50 +${(two.p50 - one.p50).toFixed(2)} ms, p99 +${(two.p99 - one.p99).toFixed(2)} ms`,
-  );
-
-  if (humanRooms > 0) {
-    out(`human pace: ${humanRooms} rooms, one move per 5 s per room, ${humanSeconds} s (goal: p99 < 20 ms)`);
-    const humanOne = await bagh(1, humanRooms, humanSeconds, 0.2);
-    report(humanOne, 8);
-    const humanTwo = await bagh(2, humanRooms, humanSeconds, 0.2);
-    report(humanTwo, 8);
+  const runs = new Map<number, Result>();
+  for (const n of nodes) {
+    const result = await bagh(n, rooms, seconds, ratePerRoom);
+    report(result, 8);
+    runs.set(n, result);
   }
+  if (process.env.BENCH_SAME_NODE === '1') {
+    // The rooms whose players share a node: the node judges on its cache without reading PostgreSQL first.
+    report(await bagh(2, rooms, seconds, ratePerRoom, true), 8);
+  }
+  const cpu = (r: Result) => r.cpuMicrosPerMove;
+  for (const [n, r] of runs) {
+    out(
+      `vs relay: ${r.label} CPU/move ${ratio(r, base, cpu)}, ` +
+        `RSS/connection ${ratio(r, base, (x) => x.rssPerConnection)}, p99 ${ratio(r, base, (x) => x.p99)}` +
+        (n > 1 ? `; vs ${n / 2} node(s): CPU/move ${ratio(r, runs.get(n / 2), cpu)}` : ''),
+    );
+  }
+
+  const human = new Map<number, Result>();
+  if (humanRooms > 0 && humanNodes.length > 0) {
+    out(`human pace: ${humanRooms} rooms, one move per 5 s per room, ${humanSeconds} s (goal: p99 < 20 ms)`);
+    for (const n of humanNodes) {
+      const result = await bagh(n, humanRooms, humanSeconds, 0.2);
+      report(result, 8);
+      human.set(n, result);
+    }
+  }
+
+  out(`goals (issue 17), this run, load average now ${loadavg()[0]!.toFixed(2)}:`);
+  goal('1 node / relay CPU/move', runs.get(1), base, cpu, 2);
+  goal('2 nodes / 1 node CPU/move', runs.get(2), runs.get(1), cpu, 1.3);
+  goal('4 nodes / 2 nodes CPU/move', runs.get(4), runs.get(2), cpu, 1.3);
+  goal('2 nodes / 1 node p99 at human pace', human.get(2), human.get(1), (r) => r.p99, 2);
 
   if (restartRooms > 0) {
     const r = await restartUnderLoad(restartRooms, 0.5);

@@ -152,21 +152,28 @@ export class ServerProcess {
   }
 }
 
-/** CPU time (user + system, µs) of another process, from /proc (Linux); NaN where unreadable. */
-export function processCpuMicros(pid: number): number {
+/**
+ * CPU time (user + system, µs) of another process, from /proc (Linux); with `reaped`, also that
+ * of its children that exited and were waited for. NaN where unreadable.
+ */
+export function processCpuMicros(pid: number, reaped = false): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+    // utime, stime; cutime, cstime
+    const ticks = [11, 12, ...(reaped ? [13, 14] : [])].reduce((sum, i) => sum + Number(fields[i]), 0);
     return (ticks / 100) * 1e6; // USER_HZ is 100 on Linux
   } catch {
     return Number.NaN;
   }
 }
 
-/** CPU time (µs) of a process and its children alive now (postgres: the postmaster and backends). */
+/**
+ * CPU time (µs) of a process and its children (postgres: the postmaster and its backends), those
+ * alive now and those already exited (a backend that ends between two samples still counts).
+ */
 export function processTreeCpuMicros(pid: number): number {
-  return [pid, ...childrenOf(pid)].reduce((sum, each) => sum + processCpuMicros(each), 0);
+  return childrenOf(pid).reduce((sum, each) => sum + processCpuMicros(each), processCpuMicros(pid, true));
 }
 
 // --- the load ------------------------------------------------------------------------------------
@@ -190,6 +197,8 @@ export interface LoadOptions {
   readonly ratePerRoom: number;
   /** Sockets opened at once while setting up. */
   readonly batch?: number;
+  /** Bagh with several nodes: each room's players and spectator on one node (default: across two). */
+  readonly sameNode?: boolean;
 }
 
 function open(url: string): Promise<Socket> {
@@ -209,6 +218,19 @@ async function inBatches<T>(count: number, size: number, make: (i: number) => Pr
     all.push(...batch);
   }
   return all;
+}
+
+/**
+ * `ask` again (20 times at most, 250 ms apart) while its answer says the server was too busy: a
+ * loaded box can time a store call out while thousands of sockets set up at once (not measured).
+ */
+async function retried<T>(ask: () => Promise<T>, busy: (answer: T) => boolean): Promise<T> {
+  let answer = await ask();
+  for (let i = 0; i < 20 && busy(answer); i++) {
+    await sleep(250);
+    answer = await ask();
+  }
+  return answer;
 }
 
 function newGame(): Game {
@@ -239,7 +261,7 @@ function staggered(ratePerRoom: number, first: () => void): void {
 
 /**
  * Bagh rooms. With several node URLs, room i's goat plays on node i, its tiger on node i+1 and
- * its spectator on node i+1 too (mod the count): every move crosses nodes. The latency measured
+ * its spectator on node i+1 too (mod the count): every move crosses nodes (unless `sameNode`). The latency measured
  * is the spectator's, from the move sent to the move's room event received.
  */
 export async function baghLoad(urls: readonly string[], rooms: number, options: LoadOptions): Promise<Load> {
@@ -271,26 +293,41 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
       for (const s of [slot.players.goat, slot.players.tiger, slot.spectator])
         s.emit('room:leave', { roomId: slot.roomId }, ack);
     }
-    const response = await fetch(`${slot.createUrl}/api/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ variant: 'bagh-chal', side: 'goat' }),
-    });
+    const response = await retried(
+      () =>
+        fetch(`${slot.createUrl}/api/rooms`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ variant: 'bagh-chal', side: 'goat' }),
+        }),
+      (r) => r.status === 503,
+    );
     if (response.status !== 201) throw new Error(`create room: ${response.status}`);
     const created = (await response.json()) as CreateRoomReply;
     slot.roomId = created.roomId;
     slot.game = newGame();
+    const unavailable = (r: { ok: boolean; error?: { code: string } }) => r.error?.code === 'UNAVAILABLE';
     const replies = await Promise.all([
-      slot.players.goat.emitWithAck('room:join', { roomId: created.roomId, seatToken: created.seatToken }),
-      slot.players.tiger.emitWithAck('seat:claim', { roomId: created.roomId, side: 'tiger' }),
-      slot.spectator.emitWithAck('room:join', { roomId: created.roomId }),
+      retried(
+        () =>
+          slot.players.goat.emitWithAck('room:join', {
+            roomId: created.roomId,
+            seatToken: created.seatToken,
+          }),
+        unavailable,
+      ),
+      retried(
+        () => slot.players.tiger.emitWithAck('seat:claim', { roomId: created.roomId, side: 'tiger' }),
+        unavailable,
+      ),
+      retried(() => slot.spectator.emitWithAck('room:join', { roomId: created.roomId }), unavailable),
     ]);
     if (replies.some((r: { ok: boolean }) => !r.ok)) throw new Error(`joining: ${JSON.stringify(replies)}`);
   };
 
   const slots = await inBatches(rooms, options.batch ?? 50, async (i) => {
     const here = urls[i % urls.length]!;
-    const there = urls[(i + 1) % urls.length]!;
+    const there = options.sameNode ? here : urls[(i + 1) % urls.length]!;
     const [goat, tiger, spectator] = await Promise.all([open(here), open(there), open(there)]);
     const slot: Slot = {
       players: { goat, tiger },
@@ -389,8 +426,8 @@ export interface Result {
   readonly rssPerConnection: number;
   readonly errors: number;
   readonly games: number;
-  /** CPU µs per move of helper processes not counted above (Redis, PostgreSQL), when measured. */
-  readonly extraCpuMicrosPerMove?: number;
+  /** CPU µs per move of each helper process not counted above (redis-server, postgres). */
+  readonly helperCpuMicrosPerMove: Readonly<Record<string, number>>;
 }
 
 export interface RunSetup {
@@ -400,8 +437,8 @@ export interface RunSetup {
   /** The server processes (started; their ports known) and the load to drive against them. */
   readonly servers: readonly ServerProcess[];
   readonly load: () => Promise<Load>;
-  /** Total CPU µs of helper processes so far (e.g. redis-server), sampled before and after. */
-  readonly extraCpu?: () => number;
+  /** Total CPU µs so far of each helper process (e.g. redis-server), sampled before and after. */
+  readonly helpers?: Readonly<Record<string, () => number>>;
 }
 
 /** Sets up the load, measures `seconds` of play, and reports the servers' CPU and RSS summed. */
@@ -415,7 +452,8 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
   const load = await setup.load();
   const measure = newMeasure();
   const before = await sample();
-  const extraBefore = setup.extraCpu?.();
+  const helpers = Object.entries(setup.helpers ?? {});
+  const helpersBefore = helpers.map(([, cpu]) => cpu());
   const started = performance.now();
   let running = true;
   load.start(measure, () => running);
@@ -431,7 +469,7 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
   const elapsed = (performance.now() - started) / 1000;
   await sleep(300); // let in-flight moves land
   const after = await sample();
-  const extraAfter = setup.extraCpu?.();
+  const helpersAfter = helpers.map(([, cpu]) => cpu());
   load.close();
   const sorted = measure.latencies.sort((a, b) => a - b);
   const quantile = (q: number) =>
@@ -447,9 +485,9 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
     rssPerConnection: (after.rss - idle.rss) / (setup.rooms * 3),
     errors: measure.errors,
     games: measure.games,
-    ...(extraBefore !== undefined && extraAfter !== undefined
-      ? { extraCpuMicrosPerMove: (extraAfter - extraBefore) / moves }
-      : {}),
+    helperCpuMicrosPerMove: Object.fromEntries(
+      helpers.map(([name], i) => [name, (helpersAfter[i]! - helpersBefore[i]!) / moves]),
+    ),
   };
 }
 
@@ -460,9 +498,9 @@ export function report(r: Result, width = 6): void {
       `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ` +
       `${(r.rssPerConnection / 1024).toFixed(1)} KiB RSS/connection  ` +
       `(${r.moves} moves, ${r.games} games finished, ${r.errors} errors` +
-      (r.extraCpuMicrosPerMove !== undefined
-        ? `; + redis-server and postgres ${r.extraCpuMicrosPerMove.toFixed(1)} µs/move`
-        : '') +
+      Object.entries(r.helperCpuMicrosPerMove)
+        .map(([name, micros]) => `; + ${name} ${micros.toFixed(1)} µs/move`)
+        .join('') +
       ')',
   );
 }

@@ -33,9 +33,10 @@ import { openSqliteStorage } from './storage/sqlite.js';
 import type { RoomStorage } from './storage/types.js';
 
 /**
- * How long Socket.IO keeps every broadcast for a dropped connection to recover. The adapter holds
- * all packets of that window in memory, so it is short: a client away longer re-joins with `since`
- * and gets the events it missed (or a fresh snapshot) from the room instead.
+ * How long Socket.IO keeps every broadcast for a dropped connection to recover (one node only:
+ * the sharded Redis adapter has no recovery). The adapter holds all packets of that window in
+ * memory, so it is short: a client away longer, or on several nodes, re-joins with `since` and
+ * gets the events it missed (or a fresh snapshot) from the room instead.
  */
 const RECOVERY_MS = 30_000;
 
@@ -61,7 +62,7 @@ export interface AppOptions {
   readonly historySize?: number;
   /** An empty room leaves memory after this long idle (default 1 min). */
   readonly roomIdleMs?: number;
-  /** How long Socket.IO keeps a dropped connection's state for recovery (default 30 s). */
+  /** How long Socket.IO keeps a dropped connection's state for recovery (default 30 s; one node only). */
   readonly recoveryMs?: number;
   /** Largest socket message in bytes (default 16 KB). */
   readonly maxMessageBytes?: number;
@@ -129,11 +130,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     maxHttpBufferSize: maxMessageBytes,
     perMessageDeflate: false,
     httpCompression: false,
-    ...(cluster ? { adapter: cluster.adapter } : {}),
-    connectionStateRecovery: {
-      maxDisconnectionDuration: options.recoveryMs ?? RECOVERY_MS,
-      skipMiddlewares: true,
-    },
+    ...(cluster
+      ? { adapter: cluster.adapter }
+      : {
+          connectionStateRecovery: {
+            maxDisconnectionDuration: options.recoveryMs ?? RECOVERY_MS,
+            skipMiddlewares: true,
+          },
+        }),
   });
 
   const addressOf: AddressOf = (remote, headers) => clientAddress(remote, headers, config.TRUST_PROXY);
@@ -326,10 +330,20 @@ async function countRemote(io: BaghServer, roomId: string): Promise<PresenceCoun
   const local = io.of('/').sockets;
   const counts = { tiger: 0, goat: 0, spectators: 0 };
   let sockets: Awaited<ReturnType<BaghServer['fetchSockets']>>;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    sockets = await io.in(roomId).timeout(COUNT_TIMEOUT_MS).fetchSockets();
+    // The adapter asks Redis how many nodes listen before its own timeout starts: a frozen
+    // Redis would keep the room's turn waiting, so the whole count is bounded here.
+    sockets = await Promise.race([
+      io.in(roomId).timeout(COUNT_TIMEOUT_MS).fetchSockets(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('presence count timed out')), COUNT_TIMEOUT_MS);
+      }),
+    ]);
   } catch {
     return null;
+  } finally {
+    clearTimeout(timer);
   }
   for (const socket of sockets) {
     if (local.has(socket.id)) continue;

@@ -1,0 +1,63 @@
+/**
+ * The sharded adapter: a room's events reach only the nodes that hold a socket of it (one Redis
+ * channel per room, subscribed while this node has a socket in it), so a third node does no work
+ * for a game played on two. Read from Redis itself (PUBSUB SHARDNUMSUB). Run after `pnpm build`.
+ */
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoom, getSnapshot, perTest, sleep } from './helpers.js';
+import { type Shared, startNode, startShared, stopShared } from './multinode-helpers.js';
+
+const fixture = perTest();
+let shared: Shared | undefined;
+beforeAll(async () => {
+  shared = await startShared();
+}, 30_000);
+afterAll(() => stopShared(shared));
+
+describe('a room on two of three nodes', () => {
+  it('is heard by those two only, and by none once its sockets left', async () => {
+    if (!shared) throw new Error('postgres and redis-server have not started');
+    const nodes = await Promise.all([0, 1, 2].map(() => startNode(shared!)));
+    for (const n of nodes) fixture.defer(() => n.stop());
+    const [a, b, c] = nodes as [(typeof nodes)[0], (typeof nodes)[0], (typeof nodes)[0]];
+    const redis = createClient({ url: shared.redis.url });
+    await redis.connect();
+    fixture.defer(() => redis.close());
+    const listeners = async (channel: string) => {
+      const reply = (await redis.sendCommand(['PUBSUB', 'SHARDNUMSUB', channel])) as [string, number];
+      return Number(reply[1]);
+    };
+    /** Subscribing is not awaited by a join: the count settles a moment later. */
+    const settled = async (channel: string, count: number) => {
+      for (let i = 0; i < 100 && (await listeners(channel)) !== count; i++) await sleep(50);
+      return listeners(channel);
+    };
+
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, tiger, watcher] = await fixture.clients(a.url, b.url, b.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    expect(await watcher.request('room:join', { roomId })).toMatchObject({ ok: true });
+    // Node C reads the room (it is live there too) but holds no socket of it.
+    expect((await getSnapshot(c.url, roomId)).seats.tiger.connected).toBe(true);
+
+    expect(await settled(`bagh#/#${roomId}#`, 2)).toBe(2);
+    expect(await listeners(`bagh#/#${roomId}:spectators#`)).toBe(1);
+    // Every node still answers the cluster's requests (presence counts) on the shared channel.
+    expect(await listeners('bagh#/#')).toBe(3);
+
+    // A move made on A reaches the spectator on B.
+    const ack = await goat.request('move', { roomId, move: 'G@b1', ply: 0 });
+    expect(ack).toMatchObject({ ok: true });
+    expect(await watcher.waitForVersion(ack.version)).toMatchObject({ type: 'move', move: 'G@b1' });
+
+    for (const s of [tiger, watcher])
+      expect(await s.request('room:leave', { roomId })).toMatchObject({ ok: true });
+    expect(await settled(`bagh#/#${roomId}#`, 1)).toBe(1);
+    expect(await settled(`bagh#/#${roomId}:spectators#`, 0)).toBe(0);
+  });
+});
