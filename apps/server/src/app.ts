@@ -239,23 +239,31 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const close = () => {
     closed ??= (async () => {
       closing = true;
+      // How long each step took, logged at the end: a slow stop says where it waited.
+      const took: Record<string, number> = {};
+      let since = performance.now();
+      const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
+        await work();
+        const now = performance.now();
+        took[name] = Math.round(now - since);
+        since = now;
+      };
       // No new connection reaches a node that is going away (its open connections stay up).
       if (fastify.server.listening) fastify.server.close();
       // The commands in flight finish, are stored and acked; new ones are refused.
-      await rooms.close();
+      await step('rooms', () => rooms.close());
       // Each connection's acks are flushed, then its transport is closed: the clients see
       // "transport close" and reconnect by themselves (a server-side disconnect they never retry).
-      await closeConnections(io, CLOSE_CONNECTIONS_MS);
-      await new Promise<void>((done) => {
-        // io.close() also closes the HTTP server; "not running" (never listened) is fine.
-        void io.close(() => done());
-      });
-      await rooms.close(); // with several nodes, the disconnects of the connections just closed
-      await fastify.close();
-      await bots.close();
-      await storage.close();
-      await cluster?.close();
-      log.info('server closed');
+      await step('connections', () => closeConnections(io, CLOSE_CONNECTIONS_MS));
+      // io.close() also closes the HTTP server; "not running" (never listened) is fine.
+      await step('io', () => new Promise<void>((done) => void io.close(() => done())));
+      // With several nodes, the disconnects of the connections just closed.
+      await step('disconnects', () => rooms.close());
+      await step('http', () => fastify.close());
+      await step('bots', () => bots.close());
+      await step('store', () => storage.close());
+      await step('cluster', async () => cluster?.close());
+      log.info({ ms: took }, 'server closed');
     })();
     return closed;
   };

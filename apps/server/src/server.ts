@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => {
       log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 10_000);
+    }, 20_000);
     force.unref();
     app.close().then(
       () => process.exit(0),

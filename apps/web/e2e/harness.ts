@@ -102,7 +102,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     if (running.exitCode !== null || running.signalCode !== null) return running.exitCode;
     const exited = new Promise((r) => running.once('exit', r));
     running.kill(signal);
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    // The server's own limit is 20 s; a loaded machine may need most of it.
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 25_000))]);
     if (running.exitCode === null && running.signalCode === null) {
       running.kill('SIGKILL');
       await exited;
