@@ -1,0 +1,122 @@
+/**
+ * The page's language: the stored choice, else the browser's first supported language, else
+ * English. Messages read it (through `message` in the build, paraglide's getLocale in the unit
+ * tests), so message calls in templates re-render when it changes; `<html lang>` follows it.
+ */
+import { baseLocale, isLocale, type Locale, locales } from '../../paraglide/runtime.js';
+
+export type { Locale };
+export { locales };
+
+const KEY = 'bagh:locale';
+
+/** Each language's own name, as its speakers write it (the switcher shows these, untranslated). */
+export const LOCALE_NAMES: { readonly [L in Locale]: string } = {
+  en: 'English',
+  ne: 'नेपाली',
+  hi: 'हिन्दी',
+  bn: 'বাংলা',
+};
+
+type Message = (inputs?: unknown) => string;
+type Messages = Record<string, unknown>;
+/** The languages other than English, filled by `load` when one is shown. */
+const table: { [L in Locale]?: Messages } = { ne: {}, hi: {}, bn: {} };
+
+/**
+ * A message in the page's language (English where that language lacks it). The build's
+ * messages call this (vite.config.ts, splitLocales), so each language is a chunk of its own.
+ */
+export function message(english: Message, key: string): Message {
+  return (inputs) => ((table[i18n.locale]?.[key] as Message | undefined) ?? english)(inputs);
+}
+
+/** Each non-English language's messages: a chunk loaded only when that language is shown. */
+const LOADERS: { readonly [L in Locale]?: () => Promise<Record<string, unknown>> } = {
+  ne: () => import('../../paraglide/messages/ne.js'),
+  hi: () => import('../../paraglide/messages/hi.js'),
+  bn: () => import('../../paraglide/messages/bn.js'),
+};
+
+function stored(): Locale | null {
+  try {
+    const value = localStorage.getItem(KEY);
+    return value && isLocale(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first of the browser's languages that Bagh speaks ("ne-NP" counts as "ne"). */
+export function browserLocale(languages: readonly string[]): Locale | null {
+  for (const tag of languages) {
+    const primary = tag.toLowerCase().split('-')[0] ?? '';
+    if (isLocale(primary)) return primary;
+  }
+  return null;
+}
+
+async function load(locale: Locale): Promise<void> {
+  const loader = LOADERS[locale];
+  const messages = table[locale];
+  if (loader && messages && Object.keys(messages).length === 0) Object.assign(messages, await loader());
+}
+
+class I18n {
+  #locale = $state<Locale>(baseLocale);
+
+  get locale(): Locale {
+    return this.#locale;
+  }
+
+  /** Loads the page's language before the app mounts (English on failure). */
+  async init(): Promise<void> {
+    const wanted = stored() ?? browserLocale(typeof navigator === 'undefined' ? [] : navigator.languages);
+    if (wanted) await this.#show(wanted).catch(() => this.#show(baseLocale));
+    else this.#apply();
+  }
+
+  /** Switches the page's language (its messages loaded first) and remembers the choice. */
+  async set(locale: Locale): Promise<void> {
+    await this.#show(locale);
+    try {
+      localStorage.setItem(KEY, locale);
+    } catch {
+      // not remembered
+    }
+  }
+
+  async #show(locale: Locale): Promise<void> {
+    await load(locale);
+    this.#locale = locale;
+    this.#apply();
+  }
+
+  #apply(): void {
+    if (typeof document !== 'undefined') document.documentElement.lang = this.#locale;
+  }
+}
+
+export const i18n = new I18n();
+
+/** Latin digits as the language writes them (Devanagari, Bengali): clocks, counts, scores. */
+export function digits(text: string): string {
+  const locale = i18n.locale;
+  if (locale === 'en') return text;
+  return text.replace(/[0-9]/g, (d) => nativeDigits(locale)[Number(d)] ?? d);
+}
+
+const digitCache = new Map<string, readonly string[]>();
+function nativeDigits(locale: Locale): readonly string[] {
+  let found = digitCache.get(locale);
+  if (!found) {
+    const format = new Intl.NumberFormat(locale, { useGrouping: false });
+    found = Array.from({ length: 10 }, (_, d) => format.format(d));
+    digitCache.set(locale, found);
+  }
+  return found;
+}
+
+/** A number formatted for the page's language. */
+export const formatNumber = (n: number, options?: Intl.NumberFormatOptions): string =>
+  new Intl.NumberFormat(i18n.locale, options).format(n);
