@@ -56,10 +56,27 @@ export function browserLocale(languages: readonly string[]): Locale | null {
   return null;
 }
 
+/** The script's font (app.css), loaded before the text is drawn: Chromium kept tofu in text drawn while it loaded. */
+const FONTS: { readonly [L in Locale]?: string } = {
+  ne: '1em "Noto Sans Devanagari"',
+  hi: '1em "Noto Sans Devanagari"',
+  bn: '1em "Noto Sans Bengali"',
+};
+const SAMPLES: { readonly [L in Locale]?: string } = { ne: 'बाघ', hi: 'बाघ', bn: 'বাঘ' };
+
 async function load(locale: Locale): Promise<void> {
   const loader = LOADERS[locale];
   const messages = table[locale];
-  if (loader && messages && Object.keys(messages).length === 0) Object.assign(messages, await loader());
+  const font = FONTS[locale];
+  await Promise.all([
+    loader && messages && Object.keys(messages).length === 0
+      ? loader().then((loaded) => Object.assign(messages, loaded))
+      : null,
+    // A font that fails to load leaves the system's fallback: not a reason to stop.
+    font && typeof document !== 'undefined' && document.fonts
+      ? document.fonts.load(font, SAMPLES[locale]).catch(() => [])
+      : null,
+  ]);
 }
 
 class I18n {
