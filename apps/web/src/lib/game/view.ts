@@ -86,27 +86,20 @@ export function timeControlOf(timed: boolean, minutes: number, increment: number
   };
 }
 
+/** A choice card (value and name) whose name follows the page's language. */
+export const choice = <T extends string>(value: T, name: () => string) => ({
+  value,
+  get name() {
+    return name();
+  },
+});
+
 /** The sides a player may ask for when a game is made. */
 export const SIDE_CHOICES = [
-  {
-    value: 'goat',
-    get name() {
-      return m.goats();
-    },
-  },
-  {
-    value: 'tiger',
-    get name() {
-      return m.tigers();
-    },
-  },
-  {
-    value: 'random',
-    get name() {
-      return m.side_random();
-    },
-  },
-] as const;
+  choice('goat', m.goats),
+  choice('tiger', m.tigers),
+  choice('random', m.side_random),
+];
 
 /** The computer's levels (the engine's LEVELS), weakest first, in words. */
 export const LEVEL_TEXT: { readonly [L in Level]: () => string } = {
