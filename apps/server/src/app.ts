@@ -13,6 +13,7 @@ import { SharedRoomManager } from './cluster/shared-rooms.js';
 import { type Config, ConfigError, clusterProblem } from './config.js';
 import { apiRoutes } from './http/api.js';
 import { installErrorHandler } from './http/errors.js';
+import { gamesRoutes } from './http/games.js';
 import { serveMetrics } from './http/metrics.js';
 import { webRoutes } from './http/web.js';
 import { type AddressOf, clientAddress } from './limits/address.js';
@@ -43,6 +44,9 @@ const RECOVERY_MS = 30_000;
  * demand). Short, because finished games empty fast and each keeps its recent events.
  */
 const ROOM_IDLE_MS = 60_000;
+
+/** Archive listings per address: a page a second, on average, is plenty for a person browsing. */
+const GAMES_BUDGET = { points: 60, durationMs: 60_000 };
 
 export interface AppOptions {
   /** A ready logger (default: pino at LOG_LEVEL to stdout). */
@@ -217,6 +221,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     addressOf,
     roomLimits,
     randomSide: () => SIDES[randomInt(SIDES.length)]!,
+  });
+  await gamesRoutes(fastify, {
+    storage,
+    addressOf,
+    budget: new Budget('games', GAMES_BUDGET, cluster?.client),
+    onLimited: () => metrics.limited.inc({ limit: 'games' }),
   });
   await webRoutes(fastify, { webDist: resolve(config.WEB_DIST) });
   await fastify.ready();

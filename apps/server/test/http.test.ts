@@ -295,4 +295,27 @@ describe('the web client', () => {
     expect(api.statusCode).toBe(404);
     expect(api.json().error.code).toBe('NOT_FOUND');
   });
+
+  it('serves the PWA files with their types, the service worker revalidated on every fetch', async () => {
+    const dist = tempDir('bagh-web-');
+    dirs.push(dist);
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Bagh</title>');
+    writeFileSync(join(dist, 'sw.js'), 'self.skipWaiting()');
+    writeFileSync(join(dist, 'workbox-1a2b3c.js'), 'define([], () => {})');
+    writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Bagh"}');
+    const web = await build({ WEB_DIST: dist });
+    // A browser's own fetches: the service worker script asks for */*, the manifest too.
+    const headers = { accept: '*/*', 'service-worker': 'script' };
+    for (const [url, type] of [
+      ['/sw.js', 'javascript'],
+      ['/workbox-1a2b3c.js', 'javascript'],
+      ['/manifest.webmanifest', 'application/manifest+json'],
+    ] as const) {
+      const response = await web.fastify.inject({ url, headers });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toContain(type);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+      expect(response.body, url).not.toContain('<title>');
+    }
+  });
 });

@@ -4,6 +4,7 @@
  * (`node dist/server.js`, as in production) sharing them through DATABASE_URL and REDIS_URL.
  */
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type LocalPostgres, startLocalPostgres } from '../support/local-postgres.js';
 import {
@@ -81,6 +82,44 @@ export function clusterNodes(
     if (!shared) throw new Error('postgres and redis-server have not started');
     const started = await startNode(shared, { ...env, ...extra });
     fixture.defer(() => started.stop());
+    return started;
+  };
+}
+
+/** A PostgreSQL for one test file: started before its tests, with a connection to administer it. */
+export interface FilePostgres {
+  readonly postgres: LocalPostgres;
+  readonly admin: pg.Client;
+  /** A new, empty database on it: its URL. */
+  freshDatabase(): Promise<string>;
+}
+
+/** Starts a PostgreSQL before the file's tests and stops it after them (call at the top of a file). */
+export function postgresForFile(): () => FilePostgres {
+  let started: FilePostgres | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    const postgres = await startLocalPostgres();
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    started = {
+      postgres,
+      admin,
+      async freshDatabase() {
+        const name = `fresh${++databases}`;
+        await admin.query(`CREATE DATABASE ${name}`);
+        const url = new URL(postgres.url);
+        url.pathname = `/${name}`;
+        return url.toString();
+      },
+    };
+  }, 30_000);
+  afterAll(async () => {
+    await started?.admin.end();
+    await started?.postgres.stop();
+  });
+  return () => {
+    if (!started) throw new Error('postgres has not started');
     return started;
   };
 }

@@ -4,35 +4,16 @@
  * PostgreSQL alone, and a node that refuses REDIS_URL without DATABASE_URL.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgresStorage, poolConfig } from '../src/storage/postgres.js';
 import { migrations } from '../src/storage/postgres-migrations.js';
-import { type LocalPostgres, startLocalPostgres } from '../support/local-postgres.js';
 import { startServerProcess } from '../support/local-server.js';
 import { getSnapshot, perTest, playMoves } from './helpers.js';
+import { postgresForFile } from './multinode-helpers.js';
 
 const fixture = perTest();
-let postgres: LocalPostgres;
-let admin: pg.Client;
-beforeAll(async () => {
-  postgres = await startLocalPostgres();
-  admin = new pg.Client({ connectionString: postgres.url });
-  await admin.connect();
-}, 30_000);
-afterAll(async () => {
-  await admin?.end();
-  await postgres?.stop();
-});
-
-/** A new, empty database on the test's PostgreSQL; its URL. */
-let databases = 0;
-async function freshDatabase(): Promise<string> {
-  const name = `fresh${++databases}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(postgres.url);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const shared = postgresForFile();
+const freshDatabase = () => shared().freshDatabase();
 
 describe('PostgreSQL storage', () => {
   it('migrates a new database once when several nodes start at once, and again finds nothing to do', async () => {
@@ -57,14 +38,16 @@ describe('PostgreSQL storage', () => {
   });
 
   it('refuses a second change at a room version in the database itself, whoever writes it', async () => {
-    const storage = await openPostgresStorage(postgres.url);
+    const storage = await openPostgresStorage(shared().postgres.url);
     fixture.defer(() => storage.close());
     await storage.createRoom({ roomId: 'pk1', createdAt: 1, init: {}, version: 0, changes: [] });
     const change = { version: 1, kind: 'move', data: { move: 'G@c3' } };
     expect(await storage.append('pk1', 0, [change])).toEqual({ ok: true });
     // Past the store, straight into the table: the primary key (room_id, version) says no.
     await expect(
-      admin.query(`INSERT INTO room_change (room_id, version, kind, data) VALUES ('pk1', 1, 'move', '{}')`),
+      shared().admin.query(
+        `INSERT INTO room_change (room_id, version, kind, data) VALUES ('pk1', 1, 'move', '{}')`,
+      ),
     ).rejects.toMatchObject({ code: '23505', constraint: 'room_change_pkey' });
     expect((await storage.loadRoom('pk1'))?.changes).toEqual([change]);
   });
@@ -72,7 +55,7 @@ describe('PostgreSQL storage', () => {
   it('commits every change synchronously, whatever the database says by default', async () => {
     const url = await freshDatabase();
     const name = new URL(url).pathname.slice(1);
-    await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+    await shared().admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
     const pool = new pg.Pool(poolConfig(url));
     fixture.defer(() => pool.end());
     expect((await pool.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'on' }]);

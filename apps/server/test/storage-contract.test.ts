@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../src/storage/memory.js';
 import { openPostgresStorage, type PostgresStorage } from '../src/storage/postgres.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
-import type { RoomRecord, RoomStorage, StoredChange } from '../src/storage/types.js';
+import type { ArchivedGame, RoomRecord, RoomStorage, StoredChange } from '../src/storage/types.js';
 import { type LocalPostgres, startLocalPostgres } from '../support/local-postgres.js';
 import { removeDir, tempDir } from './helpers.js';
 
@@ -64,6 +64,21 @@ const move = (version: number, text: string): StoredChange => ({
   data: { move: text },
 });
 const presence = (version: number): StoredChange => ({ version, kind: 'presence', data: null });
+const archived = (roomId: string, fields: Partial<ArchivedGame> = {}): ArchivedGame => ({
+  roomId,
+  variant: 'bagh-chal',
+  options: 'goatsFirst',
+  start: null,
+  moves: 'G@c3 a1-b1 G@b1',
+  plies: 3,
+  winner: 'tiger',
+  reason: 'captures',
+  clock: { initialMs: 300_000, incrementMs: 2000, tiger: 1234, goat: 0 },
+  bot: { side: 'goat', level: 'casual' },
+  startedAt: 1_700_000_000_000,
+  finishedAt: 1_700_000_050_000,
+  ...fields,
+});
 
 describe.each(stores)('%s storage', (_name, open) => {
   let a: RoomStorage;
@@ -135,6 +150,64 @@ describe.each(stores)('%s storage', (_name, open) => {
       });
     }
     expect(await b.changesSince?.('unknown', 0)).toBeNull();
+  });
+
+  it('archives a game with the append that gives its result, in the same transaction, once', async () => {
+    const room = record();
+    await a.createRoom(room);
+    const game = archived(room.roomId, { finishedAt: 1_700_000_100_000 });
+    // Refused at a stale version: nothing stored, nothing archived.
+    expect(await a.append(room.roomId, 1, [move(2, 'x')], game)).toEqual({ ok: false, storedVersion: 0 });
+    expect(await b.loadGame(room.roomId)).toBeNull();
+    expect(await a.append(room.roomId, 0, [move(1, 'G@c3')], game)).toEqual({ ok: true });
+    expect(await b.loadGame(room.roomId)).toEqual(game);
+    // Archived again (another node, a reload): the first row stays as it was.
+    await b.archiveGame({ ...game, reason: 'resign', finishedAt: 1 });
+    expect(await a.loadGame(room.roomId)).toEqual(game);
+    expect(await a.loadGame('unknown')).toBeNull();
+    // archiveGame alone, for a room finished before the archive existed.
+    const old = archived('old-room', { clock: null, bot: null, start: 'x' });
+    await a.archiveGame(old);
+    expect(await b.loadGame('old-room')).toEqual(old);
+  });
+
+  it('lists archived games newest first, keyset-paged through ties, filtered, aborted games left out', async () => {
+    const variant = `v${++next}`;
+    const at = 2_000_000_000_000 + next * 1000;
+    const games = [
+      archived('g-b', { variant, finishedAt: at + 2, winner: 'tiger' }),
+      archived('g-a', { variant, finishedAt: at + 2, winner: null, reason: 'agreement' }),
+      archived('g-c', { variant, finishedAt: at + 2, winner: 'goat', reason: 'trapped' }),
+      archived('g-d', { variant, finishedAt: at + 1, winner: 'tiger', reason: 'timeout' }),
+      archived('g-e', { variant, finishedAt: at + 3, winner: null, reason: 'aborted' }),
+      archived('g-f', { variant: 'other', finishedAt: at, winner: 'tiger' }),
+    ];
+    for (const game of games) await (game.roomId < 'g-c' ? a : b).archiveGame(game);
+    const ids = (listed: { roomId: string }[]) => listed.map((game) => game.roomId);
+    expect(ids(await b.listGames({ variant, limit: 10 }))).toEqual(['g-c', 'g-b', 'g-a', 'g-d']);
+    // Newest of all the store's games (they finished last), without their moves.
+    const [first] = await a.listGames({ limit: 1 });
+    const { moves: _moves, start: _start, ...summary } = games[2]!;
+    expect(first).toEqual(summary);
+    // Page by page through the tie at `at + 2`: each page starts after the last one's key.
+    const pages: string[][] = [];
+    let before: { finishedAt: number; roomId: string } | undefined;
+    for (;;) {
+      const page = await a.listGames({ variant, limit: 2, before });
+      if (page.length === 0) break;
+      pages.push(ids(page));
+      const last = page[page.length - 1]!;
+      before = { finishedAt: last.finishedAt, roomId: last.roomId };
+    }
+    expect(pages).toEqual([
+      ['g-c', 'g-b'],
+      ['g-a', 'g-d'],
+    ]);
+    expect(ids(await b.listGames({ variant, result: 'tiger', limit: 10 }))).toEqual(['g-b', 'g-d']);
+    expect(ids(await b.listGames({ variant, result: 'goat', limit: 10 }))).toEqual(['g-c']);
+    expect(ids(await b.listGames({ variant, result: 'draw', limit: 10 }))).toEqual(['g-a']);
+    expect(ids(await b.listGames({ variant: 'other', result: 'tiger', limit: 10 }))).toEqual(['g-f']);
+    expect(await b.listGames({ variant: 'none', limit: 10 })).toEqual([]);
   });
 
   it('answers the health check', async () => {

@@ -3,6 +3,10 @@
 //  - a room's first load: what a /r/<id> page runs before anything else (the entry chunk of
 //    index.html and every chunk it imports statically, transitively);
 //  - the whole app: every JS file in apps/web/dist/assets (lazy chunks and the engine's worker too).
+// The service worker (dist/sw.js and the workbox-*.js it imports, written by vite-plugin-pwa) is
+// not counted: no page loads it as a script; the browser fetches it once per update check and runs
+// it in its own thread. Its size is printed for information. The registration that pages do run
+// (src/lib/offline/network.svelte.ts) is part of the entry chunk, so it is counted.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,4 +83,14 @@ const verdicts = [
   console.log(`${what}: ${kb(bytes)} KB of ${budget} KB gzipped — ${ok ? 'within budget' : 'OVER BUDGET'}`);
   return ok;
 });
+const serviceWorker = readdirSync(dist).filter((f) => f === 'sw.js' || /^workbox-.*\.js$/.test(f));
+if (serviceWorker.length > 0) {
+  const swGz = serviceWorker.reduce(
+    (sum, f) => sum + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length,
+    0,
+  );
+  console.log(
+    `service worker (${serviceWorker.join(', ')}; not page JS, not budgeted): ${kb(swGz)} KB gzipped`,
+  );
+}
 process.exit(verdicts.every(Boolean) ? 0 : 1);

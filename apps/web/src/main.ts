@@ -2,6 +2,7 @@ import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';
 import { i18n } from './lib/i18n/i18n.svelte.js';
+import { registerServiceWorker } from './lib/offline/network.svelte.js';
 import { theme } from './lib/theme.svelte.js';
 
 theme.apply();
@@ -11,3 +12,4 @@ void i18n.init().then(() => {
   const target = document.getElementById('app');
   if (target) mount(App, { target });
 });
+registerServiceWorker();

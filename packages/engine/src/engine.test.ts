@@ -204,7 +204,7 @@ describe('openings', () => {
   });
 
   it('counts the tigers on the points with the most lines, on either board', () => {
-    const only = { capture: 0, threat: 0, mobility: 0, trappedTiger: 0, exposedGoat: 0, centralTiger: 1 };
+    const only = { ...DEFAULT_WEIGHTS, capture: 0, threat: 0, mobility: 0, trappedTiger: 0, centralTiger: 1 };
     const centralTigers = (variant: 'bagh-chal' | 'bagh-bandi') => {
       const game = gameAt(variant, 'T4/1T3/2T2/2T2/5 g 20 0');
       return evaluateForTigers(new SearchBoard(game.variant, game.options, game.position), only);

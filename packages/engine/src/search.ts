@@ -3,6 +3,16 @@
  * hash, TT-move and capture-first ordering, and a node or time budget. The no-repeat rule (R13) is
  * respected: the game's history is extended along the searched line. Optionally, positions with all
  * 20 Bagh Chal goats on the board are looked up in the endgame table.
+ *
+ * The table is keyed by position, but under R13 a score also depends on the history, so:
+ * - a score that a repetition-refused move shaped is stored only when the repeated position lies
+ *   in the game before the root (the same for every line of this search: the table's epoch) or
+ *   in the subtree itself; one that depended on the line leading to the node keeps only its move;
+ * - a stored score answers a node only if no position of the line leading to it could recur
+ *   within the stored search's reach (it was searched as if they were free to play);
+ * - the epoch changes when the game's history does (every move of a movement phase), and a search
+ *   of another game than the last clears the table (`newGame`);
+ * - mate scores are stored relative to the node, so they hold at any ply.
  */
 import {
   type Game,
@@ -10,8 +20,10 @@ import {
   historyOf,
   MAX_MOVES,
   type Move,
+  popcount,
   type RepetitionTable,
   SearchBoard,
+  sameMove,
 } from '@bagh/rules';
 import { baghChalEndgame, type EndgameTable } from './endgame.js';
 import {
@@ -22,7 +34,7 @@ import {
   type Weights,
   WIN_SCORE,
 } from './evaluate.js';
-import { EXACT, LOWER, TranspositionTable, UPPER } from './transposition.js';
+import { EXACT, LOWER, MOVE_ONLY, TranspositionTable, UPPER } from './transposition.js';
 
 export interface SearchLimits {
   /** Stop deepening after this many milliseconds (checked every few thousand nodes). */
@@ -67,6 +79,19 @@ const NO_CAPTURES = { threatened: 0, landings: 0 } as const;
 
 class OutOfBudget extends Error {}
 const NEVER = () => false;
+/** Scores beyond this are wins or losses in (WIN_SCORE − score) plies. */
+const MATE_BOUND = WIN_SCORE - 1000;
+/** The ply of the repeated position a score depended on: none, or one before the root. */
+const NO_DEPENDENCY = 1 << 30;
+const BEFORE_ROOT = -1;
+/** Deeper than any line the search makes (its depth cap, quiescence and extensions). */
+const MAX_PLY = 256;
+
+/** A mate score as distance from the node (stored), and back to distance from the root. */
+const toStored = (score: number, ply: number): number =>
+  score >= MATE_BOUND ? score + ply : score <= -MATE_BOUND ? score - ply : score;
+const fromStored = (score: number, ply: number): number =>
+  score >= MATE_BOUND ? score - ply : score <= -MATE_BOUND ? score + ply : score;
 
 export class Searcher {
   private readonly tt = new TranspositionTable();
@@ -79,8 +104,34 @@ export class Searcher {
   private stopped: () => boolean = NEVER;
   private weights: Weights = DEFAULT_WEIGHTS;
   private endgame: EndgameTable | null = null;
+  /** The game the last search was of: a search of another one starts afresh. */
+  private lastGame: Game | null = null;
+  /** The positions on the searched line, by ply (the root at 0): hash, pieces and material. */
+  private readonly line = new Int32Array(MAX_PLY);
+  private readonly lineTigers = new Int32Array(MAX_PLY);
+  private readonly lineGoats = new Int32Array(MAX_PLY);
+  private readonly lineMaterial = new Int32Array(MAX_PLY);
+  /**
+   * Set by every negamax and quiesce call for the score it returns: the smallest ply of a
+   * position on the line that a refused (repeating) move in its subtree repeated, BEFORE_ROOT for
+   * one of the game before the search, or NO_DEPENDENCY.
+   */
+  private dependency = NO_DEPENDENCY;
+
+  /**
+   * Forgets everything learnt (scores, moves, ordering memory): a new game begins. A search of a
+   * game that does not continue the last one searched does this by itself.
+   */
+  newGame(): void {
+    this.tt.clear();
+    this.ttContext = '';
+    this.killers.length = 0;
+    for (const scores of this.historyScores) scores.fill(0);
+    this.lastGame = null;
+  }
 
   search(game: Game, limits: SearchLimits = {}): SearchResult {
+    this.follow(game);
     const rootMoves = [...gameLegalMoves(game)];
     this.nodes = 0;
     // Before the clock starts: the first search to use the table waits for it to be solved.
@@ -99,6 +150,7 @@ export class Searcher {
     if (rootMoves.length === 0) return { move: null, score: 0, depth: 0, nodes: 0, rootScores: [] };
 
     const board = new SearchBoard(game.variant, game.options, game.position);
+    this.enterLine(board, 0);
     const history = historyOf(game).clone();
     const maxDepth = limits.maxDepth ?? 64;
     let completed: SearchResult = {
@@ -127,6 +179,23 @@ export class Searcher {
       }
     }
     return { ...completed, nodes: this.nodes };
+  }
+
+  /**
+   * Keeps the table true for `game`: cleared for another game than the last searched, its scores
+   * retired when the history R13 compares against has grown since.
+   */
+  private follow(game: Game): void {
+    const last = this.lastGame;
+    this.lastGame = game;
+    if (last === null || !continues(last, game)) {
+      this.newGame();
+      this.lastGame = game;
+      return;
+    }
+    const historyGrew =
+      game.options.noRepeat && game.position.goatsInHand === 0 && game.moves.length !== last.moves.length;
+    if (historyGrew) this.tt.newEpoch();
   }
 
   private searchRoot(
@@ -177,6 +246,7 @@ export class Searcher {
   ): number {
     this.nodes++;
     this.checkBudget();
+    this.dependency = NO_DEPENDENCY;
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
     if (depth <= 0) return this.quiesce(board, history, alphaIn, beta, ply, 0);
     const tableValue = this.endgame?.valueOf(board);
@@ -184,13 +254,20 @@ export class Searcher {
     if (tableValue !== undefined && tableValue <= 0) return this.endgameScore(board, tableValue);
     let alpha = alphaIn;
     const slot = this.tt.probe(board.hash);
-    if (slot >= 0 && this.tt.depth(slot) >= depth) {
-      const stored = this.tt.score(slot);
+    if (
+      slot >= 0 &&
+      this.tt.depth(slot) >= depth &&
+      this.tt.hasScore(slot) &&
+      this.lineOutOfReach(board, ply, this.tt.depth(slot) + MAX_QUIESCENCE_PLIES)
+    ) {
+      const stored = fromStored(this.tt.score(slot), ply);
       const flag = this.tt.flag(slot);
       if (flag === EXACT) return stored;
       if (flag === LOWER && stored >= beta) return stored;
       if (flag === UPPER && stored <= alpha) return stored;
     }
+    this.enterLine(board, ply);
+    let dependency = NO_DEPENDENCY;
     const moves = this.buffer(ply);
     const count = this.generate(board, moves, ply);
     this.order(moves, count, slot >= 0 ? this.tt.best(slot) : -1, ply, board.goatToMove);
@@ -201,6 +278,7 @@ export class Searcher {
       const m = moves[i]!;
       this.makeCode(board, m, ply);
       if (board.repeats(history)) {
+        dependency = Math.min(dependency, this.repeatedPly(board.hash, ply));
         this.unmakeCode(board, m, ply);
         continue;
       }
@@ -212,9 +290,12 @@ export class Searcher {
         if (legal === 1) score = -this.negamax(board, history, depth - 1, -beta, -alpha, ply + 1);
         else {
           score = -this.negamax(board, history, depth - 1, -alpha - 1, -alpha, ply + 1);
-          if (score > alpha && score < beta)
+          if (score > alpha && score < beta) {
+            dependency = Math.min(dependency, this.dependency);
             score = -this.negamax(board, history, depth - 1, -beta, -alpha, ply + 1);
+          }
         }
+        dependency = Math.min(dependency, this.dependency);
       } finally {
         board.unrecord(history);
         this.unmakeCode(board, m, ply);
@@ -229,10 +310,49 @@ export class Searcher {
         break;
       }
     }
+    this.dependency = dependency;
     // R15: no legal move, R13 included, loses.
     if (legal === 0) return -(WIN_SCORE - ply);
-    this.tt.store(board.hash, depth, best <= alphaIn ? UPPER : best >= beta ? LOWER : EXACT, best, bestKey);
+    // A score the line to this node shaped (a repetition of one of its positions) is not reused.
+    const bound = best <= alphaIn ? UPPER : best >= beta ? LOWER : EXACT;
+    const ownScore = dependency === BEFORE_ROOT || dependency >= ply;
+    this.tt.store(board.hash, depth, ownScore ? bound : MOVE_ONLY, toStored(best, ply), bestKey);
     return best;
+  }
+
+  private enterLine(board: SearchBoard, ply: number): void {
+    this.line[ply] = board.hash;
+    this.lineTigers[ply] = board.tigers;
+    this.lineGoats[ply] = board.goatMask;
+    this.lineMaterial[ply] = board.goatsOnBoard + board.goatsInHand * 64;
+  }
+
+  /**
+   * Whether no position on the line before `ply` can recur within `reach` plies of the node: each
+   * move moves one piece one line, so two positions differing on n points of one kind are n / 2
+   * moves apart; captures and placements are never undone. Only then is the node's stored score
+   * (searched with those positions free to play) its score here. Outside R13 nothing recurs.
+   */
+  private lineOutOfReach(board: SearchBoard, ply: number, reach: number): boolean {
+    if (!board.noRepeat || board.goatsInHand > 0) return true;
+    const material = board.goatsOnBoard;
+    for (let q = ply - 1; q >= 1 && this.lineMaterial[q] === material; q--) {
+      const apart =
+        ((popcount(board.goatMask ^ this.lineGoats[q]!) + 1) >> 1) +
+        ((popcount(board.tigers ^ this.lineTigers[q]!) + 1) >> 1);
+      if (apart <= reach) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The ply of the position on the searched line that the position after a move from `ply`
+   * repeats, or BEFORE_ROOT when it is one of the game's (the root included). Hashes alone decide:
+   * a collision within one line only costs a stored score.
+   */
+  private repeatedPly(hash: number, ply: number): number {
+    for (let q = ply - 1; q >= 1; q--) if (this.line[q] === hash) return q;
+    return BEFORE_ROOT;
   }
 
   /**
@@ -297,6 +417,7 @@ export class Searcher {
     ply: number,
     qply: number,
   ): number {
+    this.dependency = NO_DEPENDENCY;
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
     const tableValue = this.endgame?.valueOf(board);
     if (tableValue !== undefined) return this.endgameScore(board, tableValue);
@@ -321,6 +442,8 @@ export class Searcher {
       if (standPat > alpha) alpha = standPat;
     }
     let legal = 0;
+    let dependency = NO_DEPENDENCY;
+    this.enterLine(board, ply);
     for (let i = 0; i < count && alpha < beta; i++) {
       const m = moves[i]!;
       // In zugzwang every goat move is searched: the tigers' reply shows which goat is lost.
@@ -332,6 +455,7 @@ export class Searcher {
       }
       board.makePacked(m);
       if (board.repeats(history)) {
+        dependency = Math.min(dependency, this.repeatedPly(board.hash, ply));
         board.unmakePacked(m);
         continue;
       }
@@ -342,6 +466,7 @@ export class Searcher {
       let score: number;
       try {
         score = -this.quiesce(board, history, -beta, -alpha, ply + 1, qply + 1);
+        dependency = Math.min(dependency, this.dependency);
       } finally {
         board.unrecord(history);
         board.unmakePacked(m);
@@ -349,6 +474,7 @@ export class Searcher {
       if (score > best) best = score;
       if (score > alpha) alpha = score;
     }
+    this.dependency = dependency;
     // No answer to the threat (or none R13 allows): the static score stands.
     return legal === 0 ? standPat : best;
   }
@@ -437,6 +563,14 @@ export class Searcher {
 /** Each side searches with its own view of the game (the goats' weights are tuned apart). */
 export function weightsFor(game: Game, limits: SearchLimits = {}): Weights {
   return limits.weights ?? (game.position.toMove === 'goat' ? GOAT_WEIGHTS : DEFAULT_WEIGHTS);
+}
+
+/** Whether `next` is `last` played on: same rules, same start, and `last`'s moves first. */
+function continues(last: Game, next: Game): boolean {
+  if (last === next) return true;
+  if (last.variant !== next.variant || last.moves.length > next.moves.length) return false;
+  if (JSON.stringify([last.options, last.start]) !== JSON.stringify([next.options, next.start])) return false;
+  return last.moves.every((move, i) => sameMove(move, next.moves[i]!));
 }
 
 /** A number naming a move for the TT (multi-jumps with the same ends share one: only ordering uses it). */

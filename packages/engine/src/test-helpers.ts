@@ -1,5 +1,15 @@
-/** Shared by the engine's tests: a game from a position string and some moves; crowded boards. */
-import { createGame, type Game, POINT_COUNT, parsePosition, playMoveTexts, type Variant } from '@bagh/rules';
+/** Shared by the engine's tests: a game from a position string and some moves; crowded boards; a trap solver. */
+import {
+  createGame,
+  type Game,
+  historyOf,
+  MAX_MOVES,
+  POINT_COUNT,
+  parsePosition,
+  playMoveTexts,
+  SearchBoard,
+  type Variant,
+} from '@bagh/rules';
 import fc from 'fast-check';
 
 export function gameAt(variant: Variant, position: string, moves: string[] = []): Game {
@@ -38,3 +48,35 @@ export const crowdedPoints = (empty: number) =>
     }),
     goatToMove: fc.boolean(),
   });
+
+/**
+ * Exact AND-OR search on the rules, with the game's history (R13): can the goats leave the
+ * tigers with no legal move (R15) within `plies` plies, whatever the tigers do?
+ */
+export function goatsForceTrap(game: Game, plies: number): boolean {
+  const board = new SearchBoard(game.variant, game.options, game.position);
+  const history = historyOf(game).clone();
+  const buffers: Int32Array[] = [];
+  const solve = (left: number, ply: number): boolean => {
+    buffers[ply] ??= new Int32Array(MAX_MOVES);
+    const moves = buffers[ply]!;
+    const count = board.generatePacked(moves, 0);
+    const goats = board.goatToMove;
+    if (goats && left === 0) return false;
+    for (let i = 0; i < count; i++) {
+      board.makePacked(moves[i]!);
+      if (board.repeats(history)) {
+        board.unmakePacked(moves[i]!);
+        continue;
+      }
+      board.record(history);
+      const trapped = !board.tigersHaveWon() && left > 0 && solve(left - 1, ply + 1);
+      board.unrecord(history);
+      board.unmakePacked(moves[i]!);
+      // The goats need one move that traps; the tigers escape with one move that does not.
+      if (trapped === goats) return goats;
+    }
+    return !goats;
+  };
+  return solve(plies, 0);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXACT, LOWER, TranspositionTable, UPPER } from './transposition.js';
+import { EXACT, LOWER, MOVE_ONLY, TranspositionTable, UPPER } from './transposition.js';
 
 describe('transposition table', () => {
   it('answers a stored position with what was stored, and nothing for another', () => {
@@ -38,5 +38,27 @@ describe('transposition table', () => {
     tt.store(7, 1, EXACT, 0, 0);
     tt.clear();
     expect(tt.probe(7)).toBe(-1);
+  });
+});
+
+describe('transposition table under the no-repeat rule', () => {
+  it('a new epoch retires every score but keeps the moves for ordering', () => {
+    const tt = new TranspositionTable(4);
+    tt.store(7, 5, EXACT, 12, 42);
+    expect(tt.hasScore(tt.probe(7))).toBe(true);
+    tt.newEpoch();
+    const slot = tt.probe(7);
+    expect(tt.hasScore(slot)).toBe(false);
+    expect(tt.best(slot)).toBe(42);
+    tt.store(7, 5, LOWER, 3, 41);
+    expect(tt.hasScore(tt.probe(7))).toBe(true);
+  });
+
+  it('a move-only entry orders but never answers with a score', () => {
+    const tt = new TranspositionTable(4);
+    tt.store(9, 8, MOVE_ONLY, 99_990, 17);
+    const slot = tt.probe(9);
+    expect(tt.best(slot)).toBe(17);
+    expect(tt.hasScore(slot)).toBe(false);
   });
 });

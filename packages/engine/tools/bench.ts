@@ -1,10 +1,20 @@
 /**
- * `pnpm bench:engine`: search speed (nodes/s, depth reached in 1 s from set positions) and a
- * tournament: every level against every other and a random mover, both sides, BENCH_GAMES games
- * per pairing (default 40), on worker threads, on node budgets (no time caps), each game from two
- * opening plies picked at random among sound moves (`soundOpening`). Games are capped at 200 plies
- * (a draw). BENCH_PLAYERS (e.g. `strong,max`) limits the tournament to some players; BENCH_MINUTES
- * (default 600) stops it early and reports the games played by then, round by round alike.
+ * `pnpm bench:engine`: search speed, then `max` against the `max` before issue 21 (kept in
+ * bench/baseline-search.ts, not shipped), both bounded; BENCH_TOURNAMENT=1 adds the tournament.
+ *
+ * Speed: nodes per CPU second and the depth reached on BENCH_SPEED_NODES nodes (default 1M) from
+ * set positions, the new search beside the old one, so a loaded machine slows both alike.
+ *
+ * max against old max, both sides, on BENCH_NODES nodes a move (default 50k), capped at 300 plies
+ * (a draw): from sound openings (`everySoundOpening`) and from locked movement-phase starts
+ * (bench/locked-starts.ts). By default 4 openings and 4 locked starts (BENCH_SOUND, BENCH_LOCKED);
+ * BENCH_FULL=1 plays all (48 and 20) on 200k nodes a move unless BENCH_NODES says otherwise.
+ *
+ * The tournament: every level against every other and a random mover, both sides, BENCH_GAMES
+ * games per pairing (default 40), on worker threads, on node budgets (no time caps), each game
+ * from two opening plies picked at random among sound moves (`soundOpening`), capped at 200 plies
+ * (a draw). BENCH_PLAYERS (e.g. `strong,max`) limits it to some players; BENCH_MINUTES (default
+ * 600) stops it early and reports the games played by then, round by round alike.
  * BENCH_OPENINGS=all plays every sound opening once per side instead: the whole population the
  * random games sample (the levels play deterministically on node budgets, but for beginner/casual).
  */
@@ -13,6 +23,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import {
   chooseMove,
   everySoundOpening,
+  LEVEL_SETTINGS,
   LEVELS,
   type Level,
   Searcher,
@@ -20,8 +31,12 @@ import {
   soundOpening,
 } from '@bagh/engine';
 import { createGame, type Game, legalMoves, type Move, makeMove, parsePosition, play } from '@bagh/rules';
+import { BaselineSearcher } from './baseline-search.js';
+import { LOST_FORTRESS } from './issue-games.js';
+import { LOCKED_STARTS } from './locked-starts.js';
 
-type Player = Level | 'random';
+/** `old-max`: max as it was before issue 21, the baseline. */
+type Player = Level | 'random' | 'old-max';
 const ALL_PLAYERS: readonly Player[] = ['random', ...LEVELS];
 const PLAYERS = ALL_PLAYERS.filter((p) => process.env.BENCH_PLAYERS?.split(',').includes(p) ?? true);
 const MAX_PLIES = 200;
@@ -42,6 +57,11 @@ interface Match {
   readonly seed: number;
   /** Set with BENCH_OPENINGS=all: these plies instead of random sound ones. */
   readonly opening?: readonly Move[];
+  /** A position string to start from instead. */
+  readonly start?: string;
+  /** Nodes a move instead of the levels' own budgets. */
+  readonly nodes?: number;
+  readonly maxPlies?: number;
 }
 type Winner = 'tiger' | 'goat' | 'draw';
 interface Played {
@@ -62,17 +82,28 @@ function startGame(position?: string): Game {
 function playMatch(match: Match): Played {
   const random = seededRandom(match.seed);
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
+  const baselines = { tiger: new BaselineSearcher(), goat: new BaselineSearcher() };
+  const limits =
+    match.nodes === undefined ? NODE_BUDGETS_ONLY : { ...NODE_BUDGETS_ONLY, maxNodes: match.nodes };
   // Random sound opening plies, so games between deterministic levels differ.
-  let game = match.opening ? playOpening(match.opening) : soundOpening(random);
-  const opening = game.moves.map(makeMove).join(' ');
-  for (let ply = game.moves.length; ply < MAX_PLIES && !game.outcome; ply++) {
+  let game =
+    match.start !== undefined
+      ? startGame(match.start)
+      : match.opening
+        ? playOpening(match.opening)
+        : soundOpening(random);
+  const opening = match.start ?? game.moves.map(makeMove).join(' ');
+  const maxPlies = game.moves.length + (match.maxPlies ?? MAX_PLIES);
+  for (let ply = game.moves.length; ply < maxPlies && !game.outcome; ply++) {
     const side = game.position.toMove;
     const player = side === 'tiger' ? match.tiger : match.goat;
     const moves = legalMoves(game);
     const move =
       player === 'random'
         ? moves[Math.floor(random() * moves.length)]!
-        : chooseMove(game, player, random, searchers[side], NODE_BUDGETS_ONLY)!.move;
+        : player === 'old-max'
+          ? baselines[side].search(game, { ...LEVEL_SETTINGS.max.limits, ...limits }).move!
+          : chooseMove(game, player, random, searchers[side], limits)!.move;
     const played = play(game, move);
     if (!played.ok) throw new Error(played.error.message);
     game = played.value;
@@ -85,8 +116,8 @@ function playMatch(match: Match): Played {
   };
 }
 
-function playOpening(moves: readonly Move[]): Game {
-  let game = startGame();
+function playOpening(moves: readonly Move[], from: Game = startGame()): Game {
+  let game = from;
   for (const move of moves) {
     const played = play(game, move);
     if (!played.ok) throw new Error(played.error.message);
@@ -95,14 +126,84 @@ function playOpening(moves: readonly Move[]): Game {
   return game;
 }
 
+/** CPU time, not wall time: the machine is shared, and a busy neighbour slows both searchers alike. */
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 function speed(): void {
-  console.log('search speed (bagh-chal, 1 s per position)');
-  for (const [name, position] of Object.entries(SPEED_POSITIONS)) {
-    const result = new Searcher().search(startGame(position), { timeMs: 1_000 });
+  const nodes = Number(process.env.BENCH_SPEED_NODES ?? 1_000_000);
+  console.log(`search speed (bagh-chal, ${nodes.toLocaleString('en-US')} nodes per position): new | old`);
+  const games: Array<[string, Game]> = Object.entries(SPEED_POSITIONS).map(([name, p]) => [
+    name,
+    startGame(p),
+  ]);
+  const fortress = playOpening([]);
+  games.push(['locked (R13)', LOST_FORTRESS.slice(0, 141).reduce(playText, fortress)]);
+  // Both compiled hot before either is timed.
+  for (const searcher of [new Searcher(), new BaselineSearcher()])
+    searcher.search(games[0]![1], { maxNodes: 200_000 });
+  for (const [name, game] of games) {
+    const cells = [new Searcher(), new BaselineSearcher()].map((searcher) => {
+      const started = cpuSeconds();
+      const result = searcher.search(game, { maxNodes: nodes });
+      const rate = Math.round(result.nodes / (cpuSeconds() - started)).toLocaleString('en-US');
+      return `depth ${String(result.depth).padStart(2)} ${rate.padStart(10)} nodes/s`;
+    });
+    console.log(`  ${name.padEnd(14)} ${cells.join('  |  ')}`);
+  }
+}
+
+function playText(game: Game, text: string): Game {
+  const move = legalMoves(game).find((m) => makeMove(m) === text);
+  if (!move) throw new Error(`${text} is not legal`);
+  return playOpening([move], game);
+}
+
+/** max against the max before issue 21 from sound openings and locked starts, both sides. */
+async function maxAgainstOld(): Promise<void> {
+  const full = process.env.BENCH_FULL === '1';
+  const nodes = Number(process.env.BENCH_NODES ?? (full ? 200_000 : 50_000));
+  const openings = everySoundOpening();
+  const sound = Number(process.env.BENCH_SOUND ?? (full ? openings.length : 4));
+  // A spread of them: every n-th.
+  const picked = openings.filter((_, i) => i % Math.ceil(openings.length / sound) === 0).slice(0, sound);
+  const locked = LOCKED_STARTS.slice(
+    0,
+    Number(process.env.BENCH_LOCKED ?? (full ? LOCKED_STARTS.length : 4)),
+  );
+  const matches: Match[] = [];
+  let seed = 1;
+  for (const start of [...picked, ...locked])
+    for (const [tiger, goat] of [
+      ['max', 'old-max'],
+      ['old-max', 'max'],
+    ] as const) {
+      const from = typeof start === 'string' ? { start } : { opening: start };
+      matches.push({ tiger, goat, seed: seed++, nodes, maxPlies: 300, ...from });
+    }
+  console.log(
+    `\nmax against old max: ${picked.length} of ${openings.length} sound openings and ${locked.length} of ${LOCKED_STARTS.length} locked starts, both sides, ${nodes.toLocaleString('en-US')} nodes a move${full ? '' : ' (BENCH_FULL=1: all)'}`,
+  );
+  const started = performance.now();
+  const results = await runMatches(matches, Number(process.env.BENCH_MINUTES ?? 600));
+  const tally = (games: Array<Match & Played>, side: 'tiger' | 'goat') => {
+    const mine = games.filter((r) => r[side] === 'max');
+    const won = mine.filter((r) => r.winner === side).length;
+    const drawn = mine.filter((r) => r.winner === 'draw').length;
+    return `${won}-${drawn}-${mine.length - won - drawn}`;
+  };
+  for (const [name, games] of [
+    ['sound openings', results.filter((r) => r.start === undefined)],
+    ['locked starts', results.filter((r) => r.start !== undefined)],
+  ] as const) {
+    const won = (player: Player) => games.filter((r) => r.winner !== 'draw' && r[r.winner] === player).length;
     console.log(
-      `  ${name.padEnd(14)} depth ${String(result.depth).padStart(2)}  ${Math.round(result.nodes).toLocaleString('en-US').padStart(10)} nodes/s`,
+      `  ${name}: new max as tigers ${tally(games, 'tiger')}, as goats ${tally(games, 'goat')} (won-drawn-lost); games won: new ${won('max')}, old ${won('old-max')}`,
     );
   }
+  console.log(`  ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
 async function tournament(gamesPerPairing: number, minutes: number): Promise<void> {
@@ -124,37 +225,8 @@ async function tournament(gamesPerPairing: number, minutes: number): Promise<voi
       }
     }
   }
-  const results: Array<Match & Played> = [];
   const started = performance.now();
-  const deadline = started + minutes * 60_000;
-  let next = 0;
-  const workers = Math.max(1, Math.min(availableParallelism(), 4));
-  await Promise.all(
-    Array.from({ length: workers }, () => {
-      const worker = new Worker(new URL(import.meta.url));
-      const handOut = () => {
-        if (next < matches.length && performance.now() < deadline) worker.postMessage(matches[next++]);
-        else void worker.terminate();
-      };
-      const timer = setTimeout(() => void worker.terminate(), Math.max(0, deadline - performance.now()));
-      return new Promise<void>((resolve, reject) => {
-        worker.on('message', (r: Match & Played) => {
-          results.push(r);
-          console.log(
-            `  game ${results.length}: ${r.tiger} (tigers) vs ${r.goat} (goats): ${r.winner}` +
-              `  (${r.opening}; ${r.plies} plies, ${r.captures} goats taken)`,
-          );
-          handOut();
-        });
-        worker.on('error', reject);
-        worker.on('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        handOut();
-      });
-    }),
-  );
+  const results = await runMatches(matches, minutes);
   if (results.length < matches.length)
     console.log(
       `\ncut short by BENCH_MINUTES=${minutes}: ${results.length} of ${matches.length} games played`,
@@ -183,9 +255,46 @@ async function tournament(gamesPerPairing: number, minutes: number): Promise<voi
   }
 }
 
+/** Plays the matches on worker threads, at most `minutes`, printing each game as it ends. */
+async function runMatches(matches: readonly Match[], minutes: number): Promise<Array<Match & Played>> {
+  const results: Array<Match & Played> = [];
+  const deadline = performance.now() + minutes * 60_000;
+  let next = 0;
+  const workers = Math.max(1, Math.min(availableParallelism(), 4));
+  await Promise.all(
+    Array.from({ length: workers }, () => {
+      const worker = new Worker(new URL(import.meta.url));
+      const handOut = () => {
+        if (next < matches.length && performance.now() < deadline) worker.postMessage(matches[next++]);
+        else void worker.terminate();
+      };
+      const timer = setTimeout(() => void worker.terminate(), Math.max(0, deadline - performance.now()));
+      return new Promise<void>((resolve, reject) => {
+        worker.on('message', (r: Match & Played) => {
+          results.push(r);
+          console.log(
+            `  game ${results.length}: ${r.tiger} (tigers) vs ${r.goat} (goats): ${r.winner}` +
+              `  (${r.opening}; ${r.plies} plies, ${r.captures} goats taken)`,
+          );
+          handOut();
+        });
+        worker.on('error', reject);
+        worker.on('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        handOut();
+      });
+    }),
+  );
+  return results;
+}
+
 if (isMainThread) {
   speed();
-  await tournament(Number(process.env.BENCH_GAMES ?? 40), Number(process.env.BENCH_MINUTES ?? 600));
+  await maxAgainstOld();
+  if (process.env.BENCH_TOURNAMENT === '1')
+    await tournament(Number(process.env.BENCH_GAMES ?? 40), Number(process.env.BENCH_MINUTES ?? 600));
 } else {
   parentPort!.on('message', (match: Match) => parentPort!.postMessage({ ...match, ...playMatch(match) }));
 }

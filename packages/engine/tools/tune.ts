@@ -31,6 +31,7 @@ const STEPS: { readonly [K in keyof Weights]: number } = {
   trappedTiger: 30,
   exposedGoat: 10,
   centralTiger: 15,
+  lockedRace: 100,
 };
 /** TUNE_KEYS (e.g. `exposedGoat,threat`) limits the weights tried. */
 const KEYS = (Object.keys(STEPS) as (keyof Weights)[]).filter(

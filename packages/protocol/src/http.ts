@@ -1,7 +1,7 @@
 import { unsupportedOptions } from '@bagh/rules';
 import { z } from 'zod';
 import { BotLevel, GameOptions, RoomId, SeatToken, Side, SideChoice, Variant } from './common.js';
-import { EpochMs, SeatState, TimeControl } from './snapshot.js';
+import { EpochMs, GameResult, SeatState, Snapshot, TimeControl } from './snapshot.js';
 
 export const CreateRoomBody = z
   .object({
@@ -62,3 +62,47 @@ export type ImportRecordBody = z.infer<typeof ImportRecordBody>;
 
 export const ImportRecordReply = z.object({ roomId: RoomId, url: z.string() });
 export type ImportRecordReply = z.infer<typeof ImportRecordReply>;
+
+/** `result=` of `GET /api/games`: the games a side won, or those nobody won. */
+export const GamesResultFilter = z.enum(['tiger', 'goat', 'draw']);
+export type GamesResultFilter = z.infer<typeof GamesResultFilter>;
+
+/** A `next` cursor of `GET /api/games` (opaque to clients: pass it back as `before`). */
+export const GamesCursor = z
+  .string()
+  .regex(/^\d{1,16}\.[A-Za-z0-9_-]{1,64}$/, 'not a cursor of this listing');
+
+/** `GET /api/games` query: filters, the cursor of the page before, and the page size. */
+export const GamesQuery = z
+  .object({
+    variant: Variant.optional(),
+    result: GamesResultFilter.optional(),
+    before: GamesCursor.optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(30),
+  })
+  .strict();
+export type GamesQuery = z.input<typeof GamesQuery>;
+
+/** One finished game, as `GET /api/games` lists it. */
+export const ArchivedGameView = Snapshot.pick({
+  roomId: true,
+  variant: true,
+  options: true,
+  timeControl: true,
+}).extend({
+  result: GameResult,
+  /** Moves played. */
+  moves: z.number().int().min(0),
+  startedAt: EpochMs,
+  finishedAt: EpochMs,
+  /** The seat the computer held, and its level (absent when two people played). */
+  bots: z.object({ tiger: BotLevel.optional(), goat: BotLevel.optional() }).optional(),
+});
+export type ArchivedGameView = z.infer<typeof ArchivedGameView>;
+
+export const GamesReply = z.object({
+  games: z.array(ArchivedGameView),
+  /** Present when more games may follow: pass it as `before` for the next page. */
+  next: GamesCursor.optional(),
+});
+export type GamesReply = z.infer<typeof GamesReply>;

@@ -12,6 +12,7 @@ export {
   playMoveTexts,
   sameMove,
 } from './game.js';
+export { GAME_ARGS_USAGE, type GameArgs, parseGameArgs } from './game-args.js';
 export {
   ALL_POINTS_MASK,
   areNeighbours,
@@ -78,6 +79,14 @@ export {
   type RecordResult,
 } from './notation/record.js';
 export { perft, perftGeneral } from './perft.js';
+export {
+  explainMove,
+  explainMoveText,
+  explainPoints,
+  explainTap,
+  type Refusal,
+  type RefusalKind,
+} from './refusal.js';
 export { positionFromSetup, type SetupError, type SetupErrorCode, startPosition } from './setup.js';
 export * from './types.js';
 export {

@@ -30,7 +30,8 @@ export interface ApiOptions {
   readonly randomSide: () => (typeof SIDES)[number];
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+/** `value` parsed by `schema`, or a 400 BAD_REQUEST naming each field at fault. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues

@@ -10,6 +10,12 @@ Build it with \`pnpm build\` at the repository root (it writes apps/web/dist), o
 The API is at /api/rooms; the game socket at /socket.io/.
 `;
 
+/**
+ * The PWA's files that must be checked on every fetch: the service worker (the browser finds a
+ * new version only when sw.js's bytes change), its workbox runtime and the web manifest.
+ */
+const REVALIDATED = /(?:^|\/)(?:sw\.js|workbox-[\w-]+\.js|manifest\.webmanifest)$/;
+
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/socket.io');
 
 export async function webRoutes(fastify: FastifyInstance, opts: { webDist: string }): Promise<void> {
@@ -21,7 +27,15 @@ export async function webRoutes(fastify: FastifyInstance, opts: { webDist: strin
       : reply.code(200).type('text/plain; charset=utf-8').send(NOT_BUILT);
 
   if (built) {
-    await fastify.register(fastifyStatic, { root: opts.webDist, index: ['index.html'], wildcard: true });
+    await fastify.register(fastifyStatic, {
+      root: opts.webDist,
+      index: ['index.html'],
+      wildcard: true,
+      setHeaders: (reply, path) => {
+        if (REVALIDATED.test(path)) reply.header('cache-control', 'no-cache');
+        if (path.endsWith('.webmanifest')) reply.header('content-type', 'application/manifest+json');
+      },
+    });
   } else {
     fastify.get('/', (_request, reply) => sendApp(reply));
   }

@@ -24,7 +24,8 @@ import {
 import type { Logger } from 'pino';
 import type { Admission } from '../limits/rooms.js';
 import { StoreUnavailableError } from '../storage/guarded.js';
-import type { RoomStorage, StoredData } from '../storage/types.js';
+import type { RoomRecord, RoomStorage, StoredData } from '../storage/types.js';
+import { archivedGameOf, finishedAtOf } from './archive.js';
 import { restoreRoomState } from './changes.js';
 import { type Command, judge, type Reduction } from './reducer.js';
 import { type Prepare, Room, type RoomBots, type Settle } from './room.js';
@@ -314,6 +315,7 @@ export class RoomManager {
         if (!record) return null;
         const room = this.#wrap(restoreRoomState(record, { ...this.#env, at: this.#now() }));
         this.#rooms.set(roomId, room);
+        this.#archiveOld(room.state, record);
         // The computer's turn goes on after a restart (or on another node of a shared store).
         room.resumeBot();
         room.log.debug({ version: record.version, changes: record.changes.length }, 'room loaded');
@@ -324,6 +326,21 @@ export class RoomManager {
     })();
     this.#loading.set(roomId, load);
     return load;
+  }
+
+  /**
+   * A finished room loaded from the store: its game is archived unless it already is (a room
+   * finished before the archive existed; since, a result is stored with its archived game).
+   * Tried again at its next load if the store fails now.
+   */
+  #archiveOld(state: RoomState, record: RoomRecord): void {
+    const game = archivedGameOf(state, finishedAtOf(record));
+    if (!game) return;
+    this.#opts.storage
+      .archiveGame(game)
+      .catch((error: unknown) =>
+        this.#opts.log.warn({ err: error, roomId: state.roomId }, 'game not archived'),
+      );
   }
 
   /** Whether this node holds the room in memory and its game has no result yet. */

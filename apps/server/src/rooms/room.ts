@@ -7,6 +7,7 @@ import { flagAt, type Result, type Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
 import type { RoomStorage, StoredChange } from '../storage/types.js';
+import { finishedBy } from './archive.js';
 import { replay, restoreRoomState, storedChangeOf } from './changes.js';
 import { EventHistory } from './history.js';
 import { abandonOf, isPresent, localPresence, seatConnected, seatOf } from './presence.js';
@@ -465,7 +466,13 @@ export class Room {
       const { state, events, changes, chat } = result.value;
       let appended: Awaited<ReturnType<RoomStorage['append']>>;
       try {
-        appended = await this.#deps.storage.append(this.id, this.#state.version, changes.map(storedChangeOf));
+        // A change that gives the room its result archives its game in the same transaction.
+        appended = await this.#deps.storage.append(
+          this.id,
+          this.#state.version,
+          changes.map(storedChangeOf),
+          finishedBy(this.#state, state),
+        );
       } catch (error) {
         // The store logs its failures (rate-limited); the command is answered and nothing changed.
         this.log.debug({ err: error, command: command.type, version: this.#state.version }, 'append failed');

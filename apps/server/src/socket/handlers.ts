@@ -303,9 +303,11 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     'rematch:accept': ({ roomId }, reply) =>
       rematch(roomId, true, (body) => {
         if (!body.ok) return reply(body);
-        // An accepted rematch always starts its room.
-        if (body.roomId === undefined) return reply(failure('INTERNAL', 'the rematch did not start'));
-        reply({ ok: true, version: body.version, roomId: body.roomId });
+        // An accepted rematch always starts its room; its reply must name it.
+        const { roomId: started } = body;
+        if (started === undefined)
+          return reply(failure('INTERNAL', 'the rematch did not start', body.version));
+        reply({ ...body, roomId: started });
       }),
     'rematch:offer': ({ roomId }, reply) => rematch(roomId, false, reply),
   };

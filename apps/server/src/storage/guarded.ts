@@ -85,8 +85,11 @@ export function guardStorage(storage: RoomStorage, options: GuardOptions): Guard
     },
     createRoom: (record) => guarded(() => storage.createRoom(record)),
     loadRoom: (roomId) => guarded(() => storage.loadRoom(roomId)),
-    append: (roomId, expectedVersion, changes) =>
-      guarded(() => storage.append(roomId, expectedVersion, changes)),
+    append: (roomId, expectedVersion, changes, finished) =>
+      guarded(() => storage.append(roomId, expectedVersion, changes, finished)),
+    archiveGame: (game) => guarded(() => storage.archiveGame(game)),
+    loadGame: (roomId) => guarded(() => storage.loadGame(roomId)),
+    listGames: (query) => guarded(() => storage.listGames(query)),
     // The optional parts exist only where the store has them (callers test for them).
     ...(currentVersion
       ? { currentVersion: (roomId: string) => guarded(() => currentVersion.call(storage, roomId)) }

@@ -43,4 +43,31 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /** The archive of finished games: one row each, kept for good (see ArchivedGame). */
+  '0002_games': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('game')
+        // Byte order, as in SQLite: the listing's ties (same finished_at) sort alike on both.
+        .addColumn('room_id', sql`text COLLATE "C"`, (c) => c.primaryKey())
+        .addColumn('variant', 'text', (c) => c.notNull())
+        .addColumn('options', 'text', (c) => c.notNull())
+        .addColumn('start', 'text')
+        .addColumn('moves', 'text', (c) => c.notNull())
+        .addColumn('plies', 'integer', (c) => c.notNull())
+        .addColumn('winner', 'text')
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('clock', 'json')
+        .addColumn('bot', 'json')
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // The listing's keyset order (newest first: scanned backwards).
+      await db.schema
+        .createIndex('game_finished_at')
+        .on('game')
+        .columns(['finished_at', 'room_id'])
+        .execute();
+    },
+  },
 };

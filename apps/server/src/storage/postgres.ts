@@ -15,8 +15,16 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { migrations } from './postgres-migrations.js';
-import type { ChangesSince, RoomRecord, RoomStorage, StoredChange, StoredData } from './types.js';
-import { assertContiguous, roomColumns } from './types.js';
+import type { ChangesSince, GameRow, RoomRecord, RoomStorage, StoredChange, StoredData } from './types.js';
+import {
+  assertContiguous,
+  GAME_COLUMNS,
+  gameOf,
+  gameValues,
+  listGamesSql,
+  roomColumns,
+  summaryOf,
+} from './types.js';
 
 export interface PostgresStorageOptions {
   /** Connections per node (default 10). */
@@ -59,17 +67,41 @@ FROM room r WHERE r.id = $1`;
 
 const SELECT_VERSION = 'SELECT version FROM room WHERE id = $1';
 
-// The changes are inserted only if the version moved on (joined with `bumped`); one statement,
-// one transaction. A racing writer waits for the row lock, then finds the version changed.
-const APPEND = `
+/**
+ * The append: its changes are inserted only if the version moved on (joined with `bumped`); one
+ * statement, one transaction. A racing writer waits for the row lock, then finds the version
+ * changed. `$(n)` numbers its parameters; `also` adds statements that run only if it applies.
+ */
+const appendSql = ($: (n: number) => string, also = '') => `
 WITH bumped AS (
-  UPDATE room SET version = $3 WHERE id = $1 AND version = $2 RETURNING id
+  UPDATE room SET version = ${$(3)} WHERE id = ${$(1)} AND version = ${$(2)} RETURNING id
 ), kept AS (
   INSERT INTO room_change (room_id, version, kind, data)
   SELECT bumped.id, c.version, c.kind, c.data::json
-  FROM bumped, unnest($4::int[], $5::text[], $6::text[]) AS c(version, kind, data)
-)
+  FROM bumped, unnest(${$(4)}::int[], ${$(5)}::text[], ${$(6)}::text[]) AS c(version, kind, data)
+)${also}
 SELECT count(*)::int AS applied FROM bumped`;
+
+const APPEND = appendSql((n) => `$${n}`);
+
+// Typed: in INSERT … SELECT a parameter takes no type from its column.
+const GAME_VALUES =
+  '$1::text, $2::text, $3::text, $4::text, $5::text, $6::int, $7::text, $8::text, $9::json, $10::json, $11::bigint, $12::bigint';
+
+// The append that gives a room its result archives the game in the same statement, only if the
+// version moved on. Parameters: the game's ($1–$12), then the append's, shifted by 12.
+const APPEND_FINISHED = appendSql(
+  (n) => `$${n + 12}`,
+  `, archived AS (
+  INSERT INTO game (${GAME_COLUMNS}) SELECT ${GAME_VALUES} FROM bumped
+  ON CONFLICT (room_id) DO NOTHING
+)`,
+);
+
+const INSERT_GAME = `
+INSERT INTO game (${GAME_COLUMNS}) VALUES (${GAME_VALUES}) ON CONFLICT (room_id) DO NOTHING`;
+
+const SELECT_GAME = 'SELECT * FROM game WHERE room_id = $1';
 
 // An update not newer (by version) than the one indexed changes nothing; `entry` null is a
 // tombstone (the room has a result), so a late older update cannot list it again.
@@ -134,6 +166,7 @@ export async function openPostgresStorage(
   const run = <R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]) =>
     pool.query<R>({ name, text, values });
   let lastForget = 0;
+  const listings = new Map<string, string>();
   let closed = false;
 
   const storage: PostgresStorage = {
@@ -158,21 +191,27 @@ export async function openPostgresStorage(
         changes: row.changes,
       } satisfies RoomRecord;
     },
-    async append(roomId, expectedVersion, changes) {
+    async append(roomId, expectedVersion, changes, finished) {
       assertContiguous(expectedVersion, changes);
       const last = changes[changes.length - 1];
       if (!last) return { ok: true };
       const kept = changes.filter(
         (change): change is StoredChange & { data: StoredData } => change.data !== null,
       );
-      const { rows } = await run<{ applied: number }>('bagh_append', APPEND, [
+      const values = [
         roomId,
         expectedVersion,
         last.version,
         kept.map((change) => change.version),
         kept.map((change) => change.kind),
         kept.map((change) => JSON.stringify(change.data)),
-      ]);
+      ];
+      const { rows } = finished
+        ? await run<{ applied: number }>('bagh_append_finished', APPEND_FINISHED, [
+            ...gameValues(finished),
+            ...values,
+          ])
+        : await run<{ applied: number }>('bagh_append', APPEND, values);
       if (rows[0]?.applied === 1) return { ok: true };
       // Read after the statement: the version the winning writer committed.
       return { ok: false, storedVersion: await storage.currentVersion(roomId) };
@@ -206,6 +245,21 @@ export async function openPostgresStorage(
     async listLive(limit) {
       const { rows } = await run<{ entry: StoredData }>('bagh_list_live', LIST_LIVE, [limit]);
       return rows.map((row) => row.entry);
+    },
+    async archiveGame(game) {
+      await run('bagh_archive', INSERT_GAME, gameValues(game));
+    },
+    async loadGame(roomId) {
+      const { rows } = await run<GameRow>('bagh_load_game', SELECT_GAME, [roomId]);
+      return rows[0] ? gameOf(rows[0]) : null;
+    },
+    async listGames(query) {
+      const { text, values } = listGamesSql(query, (n) => `$${n}`);
+      // One name per combination of filters: each is prepared once per connection.
+      const name = listings.get(text) ?? `bagh_games_${listings.size}`;
+      listings.set(text, name);
+      const { rows } = await run<GameRow>(name, text, values);
+      return rows.map(summaryOf);
     },
     async check() {
       await run('bagh_health', TOUCH_HEALTH, [Date.now()]);

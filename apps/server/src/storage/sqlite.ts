@@ -4,15 +4,22 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
   type AppendResult,
+  type ArchivedGame,
   assertContiguous,
+  GAME_COLUMNS,
+  type GameRow,
+  gameOf,
+  gameValues,
+  listGamesSql,
   type RoomRecord,
   type RoomStorage,
   roomColumns,
   type StoredChange,
   type StoredData,
+  summaryOf,
 } from './types.js';
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS room (
@@ -28,6 +35,22 @@ CREATE TABLE IF NOT EXISTS room_change (
   data     TEXT NOT NULL,
   PRIMARY KEY (room_id, version)
 ) WITHOUT ROWID;
+-- 3: the archive of finished games, one row each (a rowid table: its rows are hundreds of bytes).
+CREATE TABLE IF NOT EXISTS game (
+  room_id      TEXT PRIMARY KEY,
+  variant      TEXT NOT NULL,
+  options      TEXT NOT NULL,
+  start        TEXT,
+  moves        TEXT NOT NULL,
+  plies        INTEGER NOT NULL,
+  winner       TEXT,
+  reason       TEXT NOT NULL,
+  clock        TEXT,
+  bot          TEXT,
+  started_at   INTEGER NOT NULL,
+  finished_at  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS game_finished_at ON game (finished_at, room_id);
 CREATE TABLE IF NOT EXISTS health (
   id  INTEGER PRIMARY KEY CHECK (id = 1),
   at  INTEGER NOT NULL
@@ -87,8 +110,20 @@ export function openSqliteStorage(file: string): RoomStorage {
     'INSERT INTO room_change (room_id, version, kind, data) VALUES (?, ?, ?, ?)',
   );
 
+  const insertGame = db.prepare<(string | number | null)[]>(
+    `INSERT OR IGNORE INTO game (${GAME_COLUMNS}) VALUES (${GAME_COLUMNS.split(',').fill('?').join(', ')})`,
+  );
+  const selectGame = db.prepare<[string], GameRow>('SELECT * FROM game WHERE room_id = ?');
+  // One prepared statement per combination of the listing's filters.
+  const listings = new Map<string, Database.Statement<(string | number)[], GameRow>>();
+
   const appendTx = db.transaction(
-    (roomId: string, expectedVersion: number, changes: readonly StoredChange[]): AppendResult => {
+    (
+      roomId: string,
+      expectedVersion: number,
+      changes: readonly StoredChange[],
+      finished: ArchivedGame | undefined,
+    ): AppendResult => {
       const last = changes[changes.length - 1];
       if (!last) return { ok: true };
       if (bumpVersion.run(last.version, roomId, expectedVersion).changes !== 1) {
@@ -98,6 +133,7 @@ export function openSqliteStorage(file: string): RoomStorage {
         if (change.data !== null)
           insertChange.run(roomId, change.version, change.kind, JSON.stringify(change.data));
       }
+      if (finished) insertGame.run(...gameValues(finished));
       return { ok: true };
     },
   );
@@ -122,9 +158,25 @@ export function openSqliteStorage(file: string): RoomStorage {
         })),
       } satisfies RoomRecord;
     },
-    async append(roomId, expectedVersion, changes) {
+    async append(roomId, expectedVersion, changes, finished) {
       assertContiguous(expectedVersion, changes);
-      return appendTx.immediate(roomId, expectedVersion, changes);
+      return appendTx.immediate(roomId, expectedVersion, changes, finished);
+    },
+    async archiveGame(game) {
+      insertGame.run(...gameValues(game));
+    },
+    async loadGame(roomId) {
+      const row = selectGame.get(roomId);
+      return row ? gameOf(row) : null;
+    },
+    async listGames(query) {
+      const { text, values } = listGamesSql(query, () => '?');
+      let statement = listings.get(text);
+      if (!statement) {
+        statement = db.prepare<(string | number)[], GameRow>(text);
+        listings.set(text, statement);
+      }
+      return statement.all(...values).map(summaryOf);
     },
     async changesSince(roomId, version) {
       const found = changesSinceTx(roomId, version);

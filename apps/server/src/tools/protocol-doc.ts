@@ -15,6 +15,8 @@ import {
   CreateRoomReply,
   ERROR_CODES,
   ErrorBody,
+  GamesQuery,
+  GamesReply,
   ImportRecordBody,
   ImportRecordReply,
   LiveReply,
@@ -57,6 +59,8 @@ export function renderSchemas(): string {
   parts.push(block('GET /api/rooms/:roomId — path parameters (`RoomParams`)', RoomParams, 'input'));
   parts.push(block('GET /api/rooms/:roomId — 200 reply (`Snapshot`)', Snapshot, 'output'));
   parts.push(block('GET /api/live — 200 reply (`LiveReply`)', LiveReply, 'output'));
+  parts.push(block('GET /api/games — query (`GamesQuery`)', GamesQuery, 'input'));
+  parts.push(block('GET /api/games — 200 reply (`GamesReply`)', GamesReply, 'output'));
   parts.push(block('POST /api/records — request body (`ImportRecordBody`)', ImportRecordBody, 'input'));
   parts.push(block('POST /api/records — 201 reply (`ImportRecordReply`)', ImportRecordReply, 'output'));
   parts.push(block('Every 4xx reply (`ErrorBody`)', ErrorBody, 'output'));

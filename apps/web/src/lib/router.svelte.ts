@@ -1,10 +1,11 @@
 /**
- * A tiny client-side router: `/` (home), `/live` (public games), `/computer` (the computer,
- * offline) and `/r/<roomId>` (room).
+ * A tiny client-side router: `/` (home), `/live` (public games), `/games` (finished games),
+ * `/computer` (the computer, offline) and `/r/<roomId>` (room).
  */
 export type Route =
   | { readonly page: 'home' }
   | { readonly page: 'live' }
+  | { readonly page: 'games' }
   | { readonly page: 'computer' }
   | { readonly page: 'room'; readonly roomId: string };
 
@@ -12,6 +13,7 @@ export function matchRoute(pathname: string): Route {
   const room = /^\/r\/([A-Za-z0-9_-]{1,64})\/?$/.exec(pathname);
   if (room) return { page: 'room', roomId: room[1]! };
   if (/^\/live\/?$/.test(pathname)) return { page: 'live' };
+  if (/^\/games\/?$/.test(pathname)) return { page: 'games' };
   if (/^\/computer\/?$/.test(pathname)) return { page: 'computer' };
   return { page: 'home' };
 }

@@ -169,6 +169,18 @@ function modelOf(
   };
 }
 
+/**
+ * The snapshot's game with its history (the no-repeat rule, R13, needs it): its moves from the
+ * variant's start; from its position alone if they do not lead there; null if unreadable.
+ */
+export function gameOfSnapshot(snapshot: Snapshot): Game | null {
+  const spec = { variant: snapshot.variant, options: snapshot.options };
+  const replayed = gameFromMoves({ ...spec, moves: snapshot.moves });
+  if (replayed.ok && makePosition(replayed.value.position) === snapshot.position) return replayed.value;
+  const alone = gameFromMoves({ ...spec, start: snapshot.position, moves: [] });
+  return alone.ok ? alone.value : null;
+}
+
 /** Parses the snapshot's position and lists the hints; null if the snapshot is unreadable. */
 export function boardModel(snapshot: Snapshot, role: Role | null, flipOverride: boolean): BoardModel | null {
   const position = positionOf(snapshot);
@@ -176,13 +188,8 @@ export function boardModel(snapshot: Snapshot, role: Role | null, flipOverride: 
   const mine = role === 'tiger' || role === 'goat' ? role : null;
   let moves: readonly Move[] = [];
   if (mine && mine === snapshot.toMove && !snapshot.result) {
-    const game = gameFromMoves({
-      variant: snapshot.variant,
-      options: snapshot.options,
-      start: position,
-      moves: [],
-    });
-    if (game.ok) moves = legalMoves(game.value);
+    const game = gameOfSnapshot(snapshot);
+    if (game) moves = legalMoves(game);
   }
   return modelOf(snapshot.variant, position, {
     mine,

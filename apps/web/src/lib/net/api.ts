@@ -4,6 +4,8 @@ import type {
   CreateRoomBody,
   CreateRoomReply,
   ErrorInfo,
+  GamesQuery,
+  GamesReply,
   ImportRecordReply,
   LiveReply,
 } from '@bagh/protocol';
@@ -36,3 +38,11 @@ export const importRecord = (record: string): Promise<ApiResult<ImportRecordRepl
   call<ImportRecordReply>('/api/records', { record });
 
 export const fetchLive = (): Promise<ApiResult<LiveReply>> => call<LiveReply>('/api/live');
+
+/** A page of finished games, newest first; `before`: the previous page's `next`. */
+export function fetchGames(query: GamesQuery = {}): Promise<ApiResult<GamesReply>> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const search = params.toString();
+  return call<GamesReply>(search ? `/api/games?${search}` : '/api/games');
+}
