@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
@@ -21,27 +22,56 @@ const env = z
   });
 const api = env.BAGH_API;
 
+/** The messages of `locale` as written in messages/<locale>.json (project.inlang/settings.json). */
+function readMessages(locale: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(`./messages/${locale}.json`, import.meta.url), 'utf8'));
+}
+
 /**
  * Paraglide's locale modules (project.inlang/paraglide.config.js) come with messages/_index.js,
  * which imports every language and gives each message a dispatcher over all four: ~15 KB gz
- * more on a room's first load than the budget has room for. In the build it is replaced by one
- * line per message reading the page's language from src/lib/i18n (English static; the others a
- * chunk each, loaded before the app mounts). The types still come from paraglide's own file.
+ * more on a room's first load than the budget has room for; and each language's module is one
+ * function per message, exported under its key. In the build, neither ships:
+ *  - _index.js becomes one line per message, `key = message("English text", i)`, `i` its place
+ *    in messages/en.json; src/lib/i18n reads the page's language and fills the placeholders;
+ *  - each other language's module (a chunk of its own, loaded before the app mounts) becomes
+ *    the array of its texts in that order: no functions, no keys.
+ * Unused messages are shaken out of the entry with their English text. The types still come
+ * from paraglide's own files, and the unit tests run paraglide's output as it is.
  */
 function splitLocales(): Plugin {
+  const english = readMessages('en');
+  const keys = Object.keys(english).filter((key) => key !== '$schema');
+  const place = new Map(keys.map((key, i) => [key, i]));
+  const text = (messages: Record<string, unknown>, key: string, locale: string): string => {
+    const value = messages[key];
+    if (typeof value !== 'string') throw new Error(`bagh:split-locales: ${locale} has no text for ${key}`);
+    return value;
+  };
   return {
     name: 'bagh:split-locales',
     transform(code, id) {
-      if (!id.replaceAll('\\', '/').endsWith('/src/paraglide/messages/_index.js')) return null;
-      const keys = [...code.matchAll(/^export const (\w+) =/gm)].map((match) => match[1]);
-      // A changed output format must fail the build, not quietly ship an empty language.
-      if (keys.length === 0) throw new Error(`bagh:split-locales: no messages found in ${id}`);
+      const path = id.replaceAll('\\', '/');
+      const module = /\/src\/paraglide\/messages\/(\w+)\.js$/.exec(path)?.[1];
+      if (!module || module === 'en') return null;
+      if (module === '_index') {
+        const exported = [...code.matchAll(/^export const (\w+) =/gm)].map((match) => match[1]!);
+        // A changed output format must fail the build, not quietly ship an empty language.
+        if (exported.length === 0) throw new Error(`bagh:split-locales: no messages found in ${id}`);
+        return {
+          code: [
+            'import { message as __message } from "../../lib/i18n/i18n.svelte.ts";',
+            ...exported.map(
+              (key) =>
+                `export const ${key} = /* @__PURE__ */ __message(${JSON.stringify(text(english, key, 'en'))}, ${place.get(key)});`,
+            ),
+          ].join('\n'),
+          map: null,
+        };
+      }
+      const messages = readMessages(module);
       return {
-        code: [
-          'import { message as __message } from "../../lib/i18n/i18n.svelte.ts";',
-          ...keys.map((key) => `import { ${key} as __en_${key} } from "./en.js";`),
-          ...keys.map((key) => `export const ${key} = /* @__PURE__ */ __message(__en_${key}, "${key}");`),
-        ].join('\n'),
+        code: `export default ${JSON.stringify(keys.map((key) => text(messages, key, module)))};`,
         map: null,
       };
     },
@@ -108,5 +138,8 @@ export default defineConfig({
       '/socket.io': { target: api, ws: true },
     },
   },
-  build: { target: 'es2022', sourcemap: env.BAGH_SOURCEMAP },
+  build: {
+    target: 'es2022',
+    sourcemap: env.BAGH_SOURCEMAP,
+  },
 });

@@ -18,25 +18,32 @@ export const LOCALE_NAMES: { readonly [L in Locale]: string } = {
   bn: 'বাংলা',
 };
 
-type Message = (inputs?: unknown) => string;
-type Messages = Record<string, unknown>;
-/** The languages other than English, filled by `load` when one is shown. */
-const table: { [L in Locale]?: Messages } = { ne: {}, hi: {}, bn: {} };
+type Message = (inputs?: Record<string, unknown>) => string;
+/** The languages other than English, their texts in messages/en.json's order; filled by `load`. */
+const table: { [L in Locale]?: readonly string[] } = {};
 
 /**
- * A message in the page's language (English where that language lacks it). The build's
- * messages call this (vite.config.ts, splitLocales), so each language is a chunk of its own.
+ * A message in the page's language (English where that language lacks it), its `{name}`
+ * placeholders filled from `inputs`. The build's messages call this (vite.config.ts,
+ * splitLocales): `english` is its English text, `place` its place in the language tables.
  */
-export function message(english: Message, key: string): Message {
-  return (inputs) => ((table[i18n.locale]?.[key] as Message | undefined) ?? english)(inputs);
+export function message(english: string, place: number): Message {
+  return (inputs) =>
+    (table[i18n.locale]?.[place] ?? english).replace(/\{(\w+)\}/g, (_, name: string) =>
+      String(inputs?.[name]),
+    );
 }
 
-/** Each non-English language's messages: a chunk loaded only when that language is shown. */
-const LOADERS: { readonly [L in Locale]?: () => Promise<Record<string, unknown>> } = {
+/**
+ * Each non-English language's messages: a chunk loaded only when that language is shown (in the
+ * build, the array of its texts; in the unit tests, paraglide's module, which has no default).
+ */
+const LOADERS: { readonly [L in Locale]?: () => Promise<object> } = {
   ne: () => import('../../paraglide/messages/ne.js'),
   hi: () => import('../../paraglide/messages/hi.js'),
   bn: () => import('../../paraglide/messages/bn.js'),
 };
+const loaded = new Set<Locale>();
 
 function stored(): Locale | null {
   try {
@@ -66,11 +73,13 @@ const SAMPLES: { readonly [L in Locale]?: string } = { ne: 'बाघ', hi: 'ब
 
 async function load(locale: Locale): Promise<void> {
   const loader = LOADERS[locale];
-  const messages = table[locale];
   const font = FONTS[locale];
   await Promise.all([
-    loader && messages && Object.keys(messages).length === 0
-      ? loader().then((loaded) => Object.assign(messages, loaded))
+    loader && !loaded.has(locale)
+      ? loader().then((module) => {
+          if ('default' in module) table[locale] = module.default as readonly string[];
+          loaded.add(locale);
+        })
       : null,
     // A font that fails to load leaves the system's fallback: not a reason to stop.
     font && typeof document !== 'undefined' && document.fonts
