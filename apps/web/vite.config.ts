@@ -32,12 +32,12 @@ function readMessages(locale: string): Record<string, unknown> {
  * which imports every language and gives each message a dispatcher over all four: ~15 KB gz
  * more on a room's first load than the budget has room for; and each language's module is one
  * function per message, exported under its key. In the build, neither ships:
- *  - _index.js becomes one line per message, `key = message("English text", i)`, `i` its place
- *    in messages/en.json; src/lib/i18n reads the page's language and fills the placeholders;
- *  - each other language's module (a chunk of its own, loaded before the app mounts) becomes
- *    the array of its texts in that order: no functions, no keys.
- * Unused messages are shaken out of the entry with their English text. The types still come
- * from paraglide's own files, and the unit tests run paraglide's output as it is.
+ *  - _index.js becomes one line per message, `key = message(i)`, `i` its place in
+ *    messages/en.json; src/lib/i18n reads the page's language and fills the placeholders;
+ *  - each language's module, English too, becomes the array of its texts in that order (no
+ *    functions, no keys): a chunk of its own, loaded before the app mounts, and the only one a
+ *    visitor loads (a Nepali page never fetches the English texts).
+ * The types still come from paraglide's own files, and the unit tests run paraglide's output.
  */
 function splitLocales(): Plugin {
   const english = readMessages('en');
@@ -53,18 +53,16 @@ function splitLocales(): Plugin {
     transform(code, id) {
       const path = id.replaceAll('\\', '/');
       const module = /\/src\/paraglide\/messages\/(\w+)\.js$/.exec(path)?.[1];
-      if (!module || module === 'en') return null;
+      if (!module) return null;
       if (module === '_index') {
         const exported = [...code.matchAll(/^export const (\w+) =/gm)].map((match) => match[1]!);
+        for (const key of exported) text(english, key, 'en');
         // A changed output format must fail the build, not quietly ship an empty language.
         if (exported.length === 0) throw new Error(`bagh:split-locales: no messages found in ${id}`);
         return {
           code: [
             'import { message as __message } from "../../lib/i18n/i18n.svelte.ts";',
-            ...exported.map(
-              (key) =>
-                `export const ${key} = /* @__PURE__ */ __message(${JSON.stringify(text(english, key, 'en'))}, ${place.get(key)});`,
-            ),
+            ...exported.map((key) => `export const ${key} = /* @__PURE__ */ __message(${place.get(key)});`),
           ].join('\n'),
           map: null,
         };

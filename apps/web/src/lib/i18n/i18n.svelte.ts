@@ -19,26 +19,24 @@ export const LOCALE_NAMES: { readonly [L in Locale]: string } = {
 };
 
 type Message = (inputs?: Record<string, unknown>) => string;
-/** The languages other than English, their texts in messages/en.json's order; filled by `load`. */
+/** Each language's texts in messages/en.json's order, filled by `load` (the page's language only). */
 const table: { [L in Locale]?: readonly string[] } = {};
 
 /**
- * A message in the page's language (English where that language lacks it), its `{name}`
- * placeholders filled from `inputs`. The build's messages call this (vite.config.ts,
- * splitLocales): `english` is its English text, `place` its place in the language tables.
+ * A message in the page's language, its `{name}` placeholders filled from `inputs`. The build's
+ * messages call this (vite.config.ts, splitLocales) with their place in the language tables.
  */
-export function message(english: string, place: number): Message {
+export function message(place: number): Message {
   return (inputs) =>
-    (table[i18n.locale]?.[place] ?? english).replace(/\{(\w+)\}/g, (_, name: string) =>
-      String(inputs?.[name]),
-    );
+    (table[i18n.locale]?.[place] ?? '').replace(/\{(\w+)\}/g, (_, name: string) => String(inputs?.[name]));
 }
 
 /**
- * Each non-English language's messages: a chunk loaded only when that language is shown (in the
+ * Each language's messages, English too: a chunk loaded only when that language is shown (in the
  * build, the array of its texts; in the unit tests, paraglide's module, which has no default).
  */
-const LOADERS: { readonly [L in Locale]?: () => Promise<object> } = {
+const LOADERS: { readonly [L in Locale]: () => Promise<object> } = {
+  en: () => import('../../paraglide/messages/en.js'),
   ne: () => import('../../paraglide/messages/ne.js'),
   hi: () => import('../../paraglide/messages/hi.js'),
   bn: () => import('../../paraglide/messages/bn.js'),
@@ -75,7 +73,7 @@ async function load(locale: Locale): Promise<void> {
   const loader = LOADERS[locale];
   const font = FONTS[locale];
   await Promise.all([
-    loader && !loaded.has(locale)
+    !loaded.has(locale)
       ? loader().then((module) => {
           if ('default' in module) table[locale] = module.default as readonly string[];
           loaded.add(locale);
@@ -97,9 +95,9 @@ class I18n {
 
   /** Loads the page's language before the app mounts (English on failure). */
   async init(): Promise<void> {
-    const wanted = stored() ?? browserLocale(typeof navigator === 'undefined' ? [] : navigator.languages);
-    if (wanted) await this.#show(wanted).catch(() => this.#show(baseLocale));
-    else this.#apply();
+    const wanted =
+      stored() ?? browserLocale(typeof navigator === 'undefined' ? [] : navigator.languages) ?? baseLocale;
+    await this.#show(wanted).catch(() => this.#show(baseLocale));
   }
 
   /** Switches the page's language (its messages loaded first) and remembers the choice. */
