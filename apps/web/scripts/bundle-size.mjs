@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // The gzipped size of the client's JavaScript against two budgets, per visitor, exiting 1 when any
-// language is over either. A visitor sees one language (project.inlang/settings.json): English is
-// in the entry; each other language's messages are a chunk of their own (`<locale>-<hash>.js`),
-// loaded by src/lib/i18n before the app mounts and never alongside another language's. So, for
-// each language L:
+// language is over either. A visitor sees one language (project.inlang/settings.json): each
+// language's messages, English's too, are a chunk of their own (`<locale>-<hash>.js`; vite.config.ts,
+// splitLocales), loaded by src/lib/i18n before the app mounts and never alongside another
+// language's (a base language kept in the entry would simply have no chunk). So, for each language L:
 //  - a room's first load: what a /r/<id> page runs before anything is drawn: the entry chunk of
 //    index.html and every chunk it imports statically, transitively, plus L's message chunk (and
 //    what that imports);
 //  - the whole app: every JS file in apps/web/dist/assets (lazy chunks and the engine's worker
 //    too) except the other languages' message chunks, which an L visitor never loads.
 // Every language's two numbers are printed; the exit code is 1 if any of them is over budget.
+// (The service worker's precache, below, fetches every file, all languages included, in the
+// background after a first visit; that download is not a page's load and is not budgeted.)
 // The service worker (dist/sw.js and the workbox-*.js it imports, written by vite-plugin-pwa) is
 // not counted: no page loads it as a script; the browser fetches it once per update check and runs
 // it in its own thread. Its size is printed for information. The registration that pages do run
