@@ -168,5 +168,6 @@ export default defineConfig({
     // No modulepreload polyfill: every browser of the es2022 target but Safari < 17 preloads
     // natively, and there a lazy chunk's imports are only fetched when it runs, not sooner.
     modulePreload: { polyfill: false },
+    rollupOptions: { output: { experimentalMinChunkSize: 1024 } },
   },
 });
