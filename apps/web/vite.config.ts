@@ -168,6 +168,8 @@ export default defineConfig({
     // No modulepreload polyfill: every browser of the es2022 target but Safari < 17 preloads
     // natively, and there a lazy chunk's imports are only fetched when it runs, not sooner.
     modulePreload: { polyfill: false },
+    // A chunk under 1 KB (svelte's style helper, shared by lazy pages) goes where Rollup can put it
+    // without changing what runs when: less gzip overhead in all, ~0.1 KB more on the first load.
     rollupOptions: { output: { experimentalMinChunkSize: 1024 } },
   },
 });
