@@ -63,11 +63,15 @@ export interface BoardTap {
   readonly from: Point | null;
 }
 
+/** Why `by`'s tap is refused; null for a watcher, with no game, or when it is allowed. */
+export function tapRefused(game: Game | null, by: Side | null, tap: BoardTap): Refusal | null {
+  if (!game || !by) return null;
+  return tap.from === null ? explainTap(game, tap.at, by) : explainPoints(game, tap.from, tap.at, by);
+}
+
 /** Why `by`'s tap is refused, in words; null for a watcher, with no game, or when it is allowed. */
 export function tapRefusal(game: Game | null, by: Side | null, tap: BoardTap): string | null {
-  if (!game || !by) return null;
-  const refusal =
-    tap.from === null ? explainTap(game, tap.at, by) : explainPoints(game, tap.from, tap.at, by);
+  const refusal = tapRefused(game, by, tap);
   return refusal && refusalText(refusal);
 }
 
