@@ -2,5 +2,6 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 
 export default {
   preprocess: vitePreprocess(),
-  compilerOptions: { runes: true },
+  // No `window.__svelte.v` marker in the bundle.
+  compilerOptions: { runes: true, discloseVersion: false },
 };

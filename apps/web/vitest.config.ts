@@ -1,3 +1,4 @@
+import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineProject } from 'vitest/config';
 
@@ -8,7 +9,8 @@ import { defineProject } from 'vitest/config';
  * browser test with `vitest run --project web apps/web/e2e`.
  */
 export default defineProject({
-  plugins: [svelte({ hot: false })],
+  // Paraglide compiles the messages (src/paraglide, generated) before the tests import them.
+  plugins: [paraglideVitePlugin({ project: './project.inlang' }), svelte({ hot: false })],
   resolve: { conditions: ['browser'] },
   test: {
     name: 'web',

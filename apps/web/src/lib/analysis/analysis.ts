@@ -5,7 +5,9 @@
  */
 import type { AnalysisReply, AnalysisRequest } from '@bagh/engine';
 import type { Options, Side, Variant } from '@bagh/rules';
+import { m } from '../../paraglide/messages.js';
 import { EngineClient, type WorkerLike } from '../engine/engine-client.js';
+import { digits } from '../i18n/i18n.svelte.js';
 
 /** Milliseconds of search per position. */
 export const ANALYSIS_MS = 500;
@@ -39,14 +41,10 @@ export interface Verdict {
   readonly goats: number;
 }
 
-const sideWord = (side: Side): string => (side === 'tiger' ? 'Tigers' : 'Goats');
 /** Plies as the moves of the side that gets there. */
 const movesIn = (plies: number): number => Math.max(1, Math.ceil(plies / 2));
-/** "1 move", "3 moves". */
-function inMoves(plies: number): string {
-  const moves = movesIn(plies);
-  return `${moves} ${moves === 1 ? 'move' : 'moves'}`;
-}
+/** The moves as the page's language writes the number. */
+const count = (plies: number): string => digits(String(movesIn(plies)));
 
 /** The engine's answer as seen from `view`'s side. */
 export function verdictOf(reply: AnalysisReply, view: Side): Verdict {
@@ -57,18 +55,37 @@ export function verdictOf(reply: AnalysisReply, view: Side): Verdict {
     const mine = winner === view;
     return {
       value: `${mine ? '+' : '−'}#${movesIn(plies)}`,
-      words: `${sideWord(winner)} win in ${inMoves(plies)}`,
+      words:
+        movesIn(plies) === 1
+          ? winner === 'tiger'
+            ? m.verdict_tigers_win_one()
+            : m.verdict_goats_win_one()
+          : winner === 'tiger'
+            ? m.verdict_tigers_win_in({ count: count(plies) })
+            : m.verdict_goats_win_in({ count: count(plies) }),
       goats: mine ? 10 : -10,
     };
   }
   const goats = (sign * reply.forTigers) / GOAT;
   const rounded = Math.round(goats * 10) / 10;
   const value = rounded === 0 ? '0.0' : `${rounded > 0 ? '+' : '−'}${Math.abs(rounded).toFixed(1)}`;
-  let words = 'About even';
-  if (reply.captureIn !== null) words = `Tigers take a goat in ${inMoves(reply.captureIn)}`;
+  let words = m.verdict_even();
+  if (reply.captureIn !== null)
+    words =
+      movesIn(reply.captureIn) === 1
+        ? m.verdict_capture_one()
+        : m.verdict_capture_in({ count: count(reply.captureIn) });
   else if (Math.abs(rounded) >= 0.3) {
     const better: Side = rounded > 0 ? view : view === 'tiger' ? 'goat' : 'tiger';
-    words = `${sideWord(better)} are ${Math.abs(rounded) >= 1.5 ? 'clearly ' : ''}better`;
+    const clearly = Math.abs(rounded) >= 1.5;
+    words =
+      better === 'tiger'
+        ? clearly
+          ? m.verdict_tigers_clearly_better()
+          : m.verdict_tigers_better()
+        : clearly
+          ? m.verdict_goats_clearly_better()
+          : m.verdict_goats_better();
   }
   return { value, words, goats: Math.max(-10, Math.min(10, goats)) };
 }

@@ -1,5 +1,6 @@
 import { gameFromMoves, parsePoint } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../i18n/i18n.svelte.js';
 import { tapRefusal, typedRefusal } from './refusals.js';
 
 const game = (moves: string[]) => {
@@ -31,5 +32,17 @@ describe('refusals in words', () => {
   it('a typed move: null when it may be sent', () => {
     expect(typedRefusal(game([]), 'goat', 'c3')).toBeNull();
     expect(typedRefusal(game(['G@c3']), 'tiger', 'G@d4')).toBe('Tigers are never placed: move a tiger.');
+  });
+
+  it('in the page’s language, with its digits', async () => {
+    await i18n.set('ne');
+    try {
+      expect(tapRefusal(game(['G@c3']), 'tiger', { at: at('c3'), from: at('a1') })).toBe('c3 खाली छैन।');
+      expect(typedRefusal(game(['G@c3', 'a1-b1']), 'goat', 'c3-c4')).toBe(
+        'पहिले बाख्रा राख्नुहोस्: सबै बाख्रा राखिसकेपछि मात्र बाख्रा सर्छन् (हातमा अझै १९)।',
+      );
+    } finally {
+      await i18n.set('en');
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Why the rules refuse a move, in words: the one place that turns @bagh/rules' typed refusals
- * into English (the i18n pass translates this module), and the board's and the move box's
+ * into the page's language (messages/*.json, refusal_*), and the board's and the move box's
  * questions put to the rules.
  */
 import {
@@ -13,43 +13,47 @@ import {
   type Refusal,
   type Side,
 } from '@bagh/rules';
+import { m } from '../../paraglide/messages.js';
+import { digits } from '../i18n/i18n.svelte.js';
 
-const sides = (side: Side): string => (side === 'tiger' ? 'tigers' : 'goats');
+const at = (point: Point): { point: string } => ({ point: makePoint(point) });
 
 export function refusalText(refusal: Refusal): string {
   switch (refusal.kind) {
     case 'game-over':
-      return 'The game is over.';
+      return m.error_game_over();
     case 'bad-format':
-      return 'Not a move: type a point such as c3, or a move such as a1b2 or a1xc3.';
+      return m.refusal_bad_format();
     case 'not-your-turn':
-      return `Not your turn: the ${sides(refusal.toMove)} are to move.`;
+      return refusal.toMove === 'tiger' ? m.refusal_not_your_turn_tigers() : m.refusal_not_your_turn_goats();
     case 'no-piece':
-      return `There is no ${refusal.side} of yours on ${makePoint(refusal.at)}.`;
+      return refusal.side === 'tiger'
+        ? m.refusal_no_tiger(at(refusal.at))
+        : m.refusal_no_goat(at(refusal.at));
     case 'occupied':
-      return `${makePoint(refusal.at)} is not empty.`;
+      return m.refusal_occupied(at(refusal.at));
     case 'not-a-line':
-      return `No line joins ${makePoint(refusal.from)} to ${makePoint(refusal.to)}: pieces step to a neighbouring point, or tigers jump straight over one.`;
+      return m.refusal_not_a_line({ from: makePoint(refusal.from), to: makePoint(refusal.to) });
     case 'nothing-to-jump':
-      return `There is no goat on ${makePoint(refusal.over)} to jump over.`;
+      return m.refusal_nothing_to_jump(at(refusal.over));
     case 'must-place':
-      return `Place a goat first: goats move only once all are placed (${refusal.inHand} still in hand).`;
+      return m.refusal_must_place({ count: digits(String(refusal.inHand)) });
     case 'nothing-to-place':
-      return 'No goat is left in hand: move a goat instead.';
+      return m.refusal_nothing_to_place();
     case 'tigers-never-place':
-      return 'Tigers are never placed: move a tiger.';
+      return m.refusal_tigers_never_place();
     case 'goats-never-jump':
-      return 'Goats never jump: step to a neighbouring empty point.';
+      return m.refusal_goats_never_jump();
     case 'one-jump-per-turn':
-      return 'Only one jump per turn.';
+      return m.refusal_one_jump();
     case 'no-move-from':
-      return `The piece on ${makePoint(refusal.at)} has no move now.`;
+      return m.refusal_no_move_from(at(refusal.at));
     case 'repeats':
       return refusal.ply === 0
-        ? 'Not allowed: it would repeat the starting position (no position may repeat).'
-        : `Not allowed: it would repeat the position after move ${refusal.ply} (no position may repeat).`;
+        ? m.refusal_repeats_start()
+        : m.refusal_repeats({ ply: digits(String(refusal.ply)) });
     case 'illegal':
-      return 'That move is not allowed.';
+      return m.error_illegal_move();
   }
 }
 
@@ -59,11 +63,15 @@ export interface BoardTap {
   readonly from: Point | null;
 }
 
+/** Why `by`'s tap is refused; null for a watcher, with no game, or when it is allowed. */
+export function tapRefused(game: Game | null, by: Side | null, tap: BoardTap): Refusal | null {
+  if (!game || !by) return null;
+  return tap.from === null ? explainTap(game, tap.at, by) : explainPoints(game, tap.from, tap.at, by);
+}
+
 /** Why `by`'s tap is refused, in words; null for a watcher, with no game, or when it is allowed. */
 export function tapRefusal(game: Game | null, by: Side | null, tap: BoardTap): string | null {
-  if (!game || !by) return null;
-  const refusal =
-    tap.from === null ? explainTap(game, tap.at, by) : explainPoints(game, tap.from, tap.at, by);
+  const refusal = tapRefused(game, by, tap);
   return refusal && refusalText(refusal);
 }
 

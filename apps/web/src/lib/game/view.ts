@@ -22,6 +22,8 @@ import {
   VARIANT_RULES,
   type Variant,
 } from '@bagh/rules';
+import { m } from '../../paraglide/messages.js';
+import { digits } from '../i18n/i18n.svelte.js';
 import type { ConnectionStatus } from '../net/connection.svelte.js';
 
 export interface BoardModel {
@@ -41,25 +43,38 @@ export interface BoardModel {
   readonly hint?: Move | null;
 }
 
+/** Variant names and blurbs in the page's language (getters: read in a template, they follow it). */
 export const VARIANT_INFO: { readonly [V in Variant]: { readonly name: string; readonly blurb: string } } = {
   'bagh-chal': {
-    name: 'Bagh Chal',
-    blurb: 'Nepal’s classic: 4 tigers hunt while 20 goats are placed one by one to hem them in.',
+    get name() {
+      return m.variant_bagh_chal();
+    },
+    get blurb() {
+      return m.variant_bagh_chal_blurb();
+    },
   },
   'bagh-guti': {
-    name: 'Bagh Guti',
-    blurb: 'Two tigers against four stacks of five goats on the alquerque board.',
+    get name() {
+      return m.variant_bagh_guti();
+    },
+    get blurb() {
+      return m.variant_bagh_guti_blurb();
+    },
   },
   'bagh-bandi': {
-    name: 'Bagh Bandi',
-    blurb: 'Bagh Guti on the orthogonal board: no diagonal lines.',
+    get name() {
+      return m.variant_bagh_bandi();
+    },
+    get blurb() {
+      return m.variant_bagh_bandi_blurb();
+    },
   },
 };
 
-export const OPTION_INFO: { readonly [K in keyof Options]: string } = {
-  goatsFirst: 'Goats move first',
-  multiJump: 'Tigers may chain jumps',
-  noRepeat: 'No repeated positions',
+export const OPTION_INFO: { readonly [K in keyof Options]: () => string } = {
+  goatsFirst: m.option_goats_first,
+  multiJump: m.option_multi_jump,
+  noRepeat: m.option_no_repeat,
 };
 
 /** A form's time choice (minutes, seconds per move) as a time control within the server's bounds. */
@@ -71,23 +86,49 @@ export function timeControlOf(timed: boolean, minutes: number, increment: number
   };
 }
 
+/** A choice card (value and name) whose name follows the page's language. */
+export const choice = <T extends string>(value: T, name: () => string) => ({
+  value,
+  get name() {
+    return name();
+  },
+});
+
 /** The sides a player may ask for when a game is made. */
 export const SIDE_CHOICES = [
-  { value: 'goat', name: 'Goats' },
-  { value: 'tiger', name: 'Tigers' },
-  { value: 'random', name: 'Random' },
-] as const;
+  choice('goat', m.goats),
+  choice('tiger', m.tigers),
+  choice('random', m.side_random),
+];
 
 /** The computer's levels (the engine's LEVELS), weakest first, in words. */
-export const LEVEL_TEXT: { readonly [L in Level]: string } = {
-  beginner: 'Beginner — makes mistakes',
-  casual: 'Casual',
-  strong: 'Strong',
-  max: 'Max — the strongest',
+export const LEVEL_TEXT: { readonly [L in Level]: () => string } = {
+  beginner: m.level_beginner,
+  casual: m.level_casual,
+  strong: m.level_strong,
+  max: m.level_max,
+};
+
+/** A level's short name ("Computer · casual"). */
+export const LEVEL_NAME: { readonly [L in Level]: () => string } = {
+  beginner: m.level_name_beginner,
+  casual: m.level_name_casual,
+  strong: m.level_name_strong,
+  max: m.level_name_max,
 };
 
 export const sideName = (side: Side, plural = false): string =>
-  side === 'tiger' ? (plural ? 'Tigers' : 'Tiger') : plural ? 'Goats' : 'Goat';
+  side === 'tiger' ? (plural ? m.tigers() : m.tiger()) : plural ? m.goats() : m.goat();
+
+/** The board's accessible name: the variant and the side it is seen from. */
+export const boardLabel = (variant: string, flipped: boolean): string =>
+  flipped ? m.board_label_tiger_side({ variant }) : m.board_label_goat_side({ variant });
+
+/** The status line while a game goes on: whose move, marked when it is the viewer's. */
+export function toMoveText(side: Side, yours: boolean): string {
+  if (yours) return side === 'tiger' ? m.status_your_turn_tigers() : m.status_your_turn_goats();
+  return side === 'tiger' ? m.status_tigers_to_move() : m.status_goats_to_move();
+}
 
 /** The snapshot's position, or null if it is unreadable. */
 export function positionOf(snapshot: Snapshot): Position | null {
@@ -209,7 +250,7 @@ export function goatsRemaining(position: Position): number {
 /** "x/5" for Bagh Chal (R14); the plain count for Guti and Bandi. */
 export function capturedText(variant: Variant, captured: number): string {
   const target = VARIANT_RULES[variant].tigersWinAtCaptures;
-  return target === null ? String(captured) : `${captured}/${target}`;
+  return digits(target === null ? String(captured) : `${captured}/${target}`);
 }
 
 /** Moves numbered by turn: [{ n: 1, moves: ['G@c3', 'a1-b2'] }, …]. */
@@ -219,56 +260,56 @@ export function numberedMoves(moves: readonly string[]): { n: number; moves: str
   return out;
 }
 
-const REASONS: Record<string, string> = {
-  captures: 'enough goats captured',
-  trapped: 'the tigers cannot move',
-  blocked: 'the goats cannot move',
-  resign: 'resignation',
-  resigned: 'resignation',
-  agreement: 'agreement',
-  timeout: 'time ran out',
-  abandoned: 'abandonment',
-  aborted: 'aborted',
+const REASONS: Record<string, () => string> = {
+  captures: m.reason_captures,
+  trapped: m.reason_trapped,
+  blocked: m.reason_blocked,
+  resign: m.reason_resign,
+  resigned: m.reason_resign,
+  agreement: m.reason_agreement,
+  timeout: m.reason_timeout,
+  abandoned: m.reason_abandoned,
+  aborted: m.reason_aborted,
 };
 
 /** A room's result, or an offline game's (the rules' own, whose reason is any string). */
 export function resultText(result: { readonly winner: Side | null; readonly reason: string }): string {
-  const why = REASONS[result.reason] ?? result.reason;
-  if (result.reason === 'aborted') return 'Game aborted';
-  if (!result.winner) return `Draw — ${why}`;
-  return `${sideName(result.winner, true)} win — ${why}`;
+  const why = REASONS[result.reason]?.() ?? result.reason;
+  if (result.reason === 'aborted') return m.result_aborted();
+  if (!result.winner) return m.result_draw({ why });
+  return result.winner === 'tiger' ? m.result_tigers_win({ why }) : m.result_goats_win({ why });
 }
 
-export const ERROR_TEXT: { readonly [C in ErrorCode]: string } = {
-  BAD_REQUEST: 'That request was not understood.',
-  NOT_FOUND: 'This room does not exist.',
-  UNAUTHORIZED: 'Your seat could not be confirmed.',
-  SEAT_TAKEN: 'That seat has just been taken.',
-  NOT_YOUR_TURN: 'It is not your turn.',
-  ILLEGAL_MOVE: 'That move is not allowed.',
-  STALE: 'The board changed; try again.',
-  GAME_OVER: 'The game is over.',
-  RATE_LIMITED: 'Slow down a little.',
-  NOT_ALLOWED: 'You cannot do that here.',
-  INTERNAL: 'The server had a problem.',
-  UNAVAILABLE: 'The game could not be saved; try again.',
+/** The client's own text for each of the protocol's error codes (the server's stays English). */
+export const ERROR_TEXT: { readonly [C in ErrorCode]: () => string } = {
+  BAD_REQUEST: m.error_bad_request,
+  NOT_FOUND: m.error_not_found,
+  UNAUTHORIZED: m.error_unauthorized,
+  SEAT_TAKEN: m.error_seat_taken,
+  NOT_YOUR_TURN: m.error_not_your_turn,
+  ILLEGAL_MOVE: m.error_illegal_move,
+  STALE: m.error_stale,
+  GAME_OVER: m.error_game_over,
+  RATE_LIMITED: m.error_rate_limited,
+  NOT_ALLOWED: m.error_not_allowed,
+  INTERNAL: m.error_internal,
+  UNAVAILABLE: m.error_unavailable,
 };
 
 /** The room's connection indicator, by GameConnection status. */
-export const CONNECTION_TEXT: { readonly [S in ConnectionStatus]: string } = {
-  connecting: 'Connecting…',
-  online: 'Online',
-  'back-online': 'Back online',
-  reconnecting: 'Reconnecting…',
-  offline: 'Offline',
+export const CONNECTION_TEXT: { readonly [S in ConnectionStatus]: () => string } = {
+  connecting: m.conn_connecting,
+  online: m.conn_online,
+  'back-online': m.conn_back_online,
+  reconnecting: m.conn_reconnecting,
+  offline: m.conn_offline,
 };
 
 /** A short human message for an error code (unknown codes fall back to the server's text). */
 export function errorText(error: { code: string; message?: string }): string {
   // A limit's message says which one and what to do (e.g. too many games against the computer).
-  if (error.code === 'RATE_LIMITED' && error.message)
-    return `${ERROR_TEXT.RATE_LIMITED.replace(/\.$/, '')} (${error.message}).`;
-  return (ERROR_TEXT as Record<string, string>)[error.code] ?? error.message ?? 'Something went wrong.';
+  if (error.code === 'RATE_LIMITED' && error.message) return m.error_rate_limited_why({ why: error.message });
+  return (ERROR_TEXT as Record<string, () => string>)[error.code]?.() ?? error.message ?? m.error_unknown();
 }
 
 /**
@@ -303,8 +344,12 @@ export function obxOf(snapshot: Snapshot): string | null {
   return makeObx(position, moveOrNull(snapshot.moves.at(-1)) ?? undefined);
 }
 
-/** m:ss (or h:mm:ss), tenths under 10 s. */
+/** m:ss (or h:mm:ss), tenths under 10 s, in the language's digits. */
 export function clockText(ms: number): string {
+  return digits(latinClock(ms));
+}
+
+function latinClock(ms: number): string {
   const clamped = Math.max(0, ms);
   if (clamped < 10_000) return `0:0${(Math.floor(clamped / 100) / 10).toFixed(1)}`;
   const total = Math.ceil(clamped / 1000);

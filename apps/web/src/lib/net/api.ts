@@ -1,4 +1,5 @@
 /** HTTP calls (same origin). Types only from @bagh/protocol: zod stays out of the bundle. */
+
 import type {
   CreateRoomBody,
   CreateRoomReply,
@@ -8,6 +9,7 @@ import type {
   ImportRecordReply,
   LiveReply,
 } from '@bagh/protocol';
+import { m } from '../../paraglide/messages.js';
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
 
@@ -24,7 +26,7 @@ async function call<T extends object>(path: string, body?: object): Promise<ApiR
     const error = data && 'error' in data && data.error ? data.error : undefined;
     return { ok: false, error: error ?? { code: 'INTERNAL', message: `HTTP ${res.status}` } };
   } catch {
-    return { ok: false, error: { code: 'INTERNAL', message: 'The server cannot be reached.' } };
+    return { ok: false, error: { code: 'INTERNAL', message: m.net_unreachable() } };
   }
 }
 

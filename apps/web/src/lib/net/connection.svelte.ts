@@ -28,6 +28,7 @@ import type {
 } from '@bagh/protocol';
 import { makeMove, parseMove, type Side } from '@bagh/rules';
 import { io, type Socket } from 'socket.io-client';
+import { m } from '../../paraglide/messages.js';
 import { localTokens, type TokenStore } from './seats.js';
 
 /**
@@ -261,14 +262,14 @@ export class GameConnection {
   /** Takes a free seat. */
   claim(side: Side): void {
     if (!this.connected) {
-      this.#fail({ code: 'OFFLINE', message: 'Not connected; try again once back online.' });
+      this.#fail({ code: 'OFFLINE', message: m.net_offline_retry() });
       return;
     }
     this.#error = null;
     this.#socket
       .timeout(this.#ackTimeoutMs)
       .emit('seat:claim', { roomId: this.roomId, side }, (timeout, reply) => {
-        if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
+        if (timeout) return this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
         if (!reply.ok) return this.#fail(reply.error);
         this.#tokens.set(this.roomId, reply.seatToken);
         this.#role = side;
@@ -284,7 +285,7 @@ export class GameConnection {
     const snapshot = this.#snapshot;
     if (!snapshot) return;
     if (this.#outbox) {
-      this.#fail({ code: 'NOT_SENT', message: 'Your last move is still on its way.' });
+      this.#fail({ code: 'NOT_SENT', message: m.net_move_on_its_way() });
       return;
     }
     this.#error = null;
@@ -324,7 +325,7 @@ export class GameConnection {
   /** A game command: acked, its failure shown as `lastError`. */
   #command<E extends GameCommand>(event: E, payload: RequestOf<E>): void {
     if (!this.connected) {
-      this.#fail({ code: 'OFFLINE', message: 'Not connected.' });
+      this.#fail({ code: 'OFFLINE', message: m.net_offline() });
       return;
     }
     this.#error = null;
@@ -332,7 +333,7 @@ export class GameConnection {
     // socket's untyped face, and the registry's types are this method's signature.
     const wire: Socket = this.#socket;
     wire.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout: Error | null, reply: AckOf<E>) => {
-      if (timeout) return this.#fail({ code: 'TIMEOUT', message: 'The server did not answer.' });
+      if (timeout) return this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
       if (!reply.ok) this.#fail(reply.error);
     });
   }
@@ -371,7 +372,7 @@ export class GameConnection {
     if (snapshot.moves.length > outgoing.ply) {
       this.#outbox = null;
       if (!sameMove(snapshot.moves[outgoing.ply], outgoing.text)) {
-        this.#fail({ code: 'NOT_SENT', message: 'The game moved on meanwhile; your move was not played.' });
+        this.#fail({ code: 'NOT_SENT', message: m.net_move_not_played() });
       }
       return;
     }

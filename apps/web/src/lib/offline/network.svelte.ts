@@ -14,9 +14,6 @@ class Network {
 
 export const network = new Network();
 
-/** The home page's note while offline (words for the i18n pass). */
-export const OFFLINE_NOTE = 'You are offline — you can still play the computer.';
-
 /** Registers /sw.js, which precaches the app so /computer loads and plays with no network. */
 export function registerServiceWorker(): void {
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {

@@ -36,6 +36,7 @@ import {
   timeout,
   type Variant,
 } from '@bagh/rules';
+import { m } from '../../paraglide/messages.js';
 import { EngineClient } from '../engine/engine-client.js';
 import { makeSavedGame, parseSavedGame, SAVED_GAME_KEY } from './saved-game.js';
 
@@ -323,18 +324,18 @@ export class OfflineGame {
         if (asked !== this.#asked) return;
         this.#thinking = false;
         if (reply.move === null) {
-          this.#error = 'The computer found no move.';
+          this.#error = m.computer_no_move();
           return;
         }
         // The worker's answer is judged like the person's moves.
         const played = playMoveText(game, reply.move);
         if (played.ok) this.#advance(played.value, played.value.moves.at(-1)!, at);
-        else this.#error = `The computer's move was refused: ${played.error.message}`;
+        else this.#error = m.computer_move_refused({ why: played.error.message });
       },
       (error: unknown) => {
         if (asked !== this.#asked) return;
         this.#thinking = false;
-        this.#error = `The computer could not move: ${error instanceof Error ? error.message : String(error)}`;
+        this.#error = m.computer_failed({ why: error instanceof Error ? error.message : String(error) });
       },
     );
   }
