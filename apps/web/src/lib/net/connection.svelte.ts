@@ -76,6 +76,8 @@ interface OutgoingMove {
 
 /** A move the server could not store is tried again this many times before it is refused. */
 const UNAVAILABLE_RETRIES = 3;
+/** Events kept while a join is in flight; past that, the join after it fetches what is missing. */
+const MAX_HELD_EVENTS = 50;
 
 export interface ConnectionOptions {
   /** Server origin; the page's own by default. */
@@ -106,6 +108,8 @@ export class GameConnection {
   /** Local clock minus server clock (ms), from the last snapshot received. */
   #offset = $state(0);
   #joining = false;
+  /** Events past a gap that came while a join was in flight: its reply may be older than they are. */
+  #heldDuringJoin: RoomEvent[] = [];
   #joinSeq = 0;
   /** The connection was lost since the last join: the next join is a return ("Back online"). */
   #lost = false;
@@ -254,7 +258,9 @@ export class GameConnection {
       this.#role = reply.role;
       this.#chat = reply.chat ?? [];
       this.#replace(reply.snapshot);
-      for (const event of reply.events ?? []) this.#receive(event);
+      const held = this.#heldDuringJoin.sort((a, b) => a.version - b.version);
+      this.#heldDuringJoin = [];
+      for (const event of [...(reply.events ?? []), ...held]) this.#receive(event);
       this.#joined();
     });
   }
@@ -401,6 +407,7 @@ export class GameConnection {
     if (this.#closed) return;
     this.#joinSeq++; // a join in flight is answered by nobody now
     this.#joining = false;
+    this.#heldDuringJoin = [];
     this.#lost = true;
     this.#status = this.#downStatus();
     // A move awaiting its ack will get none on this connection: the re-join settles it.
@@ -464,8 +471,9 @@ export class GameConnection {
     const current = this.version;
     if (event.version <= current) return;
     if (event.version !== current + 1 || !this.#snapshot) {
-      // A gap: while a join is in flight its reply covers it; otherwise ask for what we missed.
+      // A gap: while a join is in flight, kept for after its reply; otherwise ask for what we missed.
       if (!this.#joining) this.join();
+      else if (this.#heldDuringJoin.length < MAX_HELD_EVENTS) this.#heldDuringJoin.push(event);
       return;
     }
     this.#replace(event.snapshot);

@@ -148,6 +148,19 @@ describe('GameConnection', () => {
     expect(conn.version).toBe(6);
   });
 
+  it('keeps events that come during a join and applies those newer than its reply after it', () => {
+    const { socket, conn } = setup();
+    conn.connect();
+    // With several nodes the page hears the room before the join's snapshot is read: a move of
+    // another node can reach it first, newer than the reply.
+    socket.fire('room:event', event(5, ['G@c3', 'a1-b2']));
+    socket.fire('room:event', event(4, ['G@c3']));
+    socket.last('room:join').ack(null, { ok: true, role: 'spectator', snapshot: snap(3) });
+    expect(conn.version).toBe(5);
+    expect(conn.snapshot?.moves).toEqual(['G@c3', 'a1-b2']);
+    expect(socket.count('room:join')).toBe(1);
+  });
+
   it('replaces the snapshot object, never merges', () => {
     const { socket, conn } = setup();
     conn.connect();
