@@ -1,0 +1,71 @@
+// @vitest-environment node
+/**
+ * End to end in Chromium: issue 19's findings. The replay buttons draw icons that need no font
+ * (Debian's Chromium has no glyph for ⏮ ⏭) under translated names; the live list spaces its
+ * parts and counts moves as the move list numbers them; a player whose draw offer is declined is
+ * told so above the board; a page gone offline shows the opponent's presence as unknown.
+ *
+ * Needs `pnpm build` first and Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ImportRecordReply } from '@bagh/protocol';
+import { gameFromMoves, makeRecord } from '@bagh/rules';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, pageOpener, useHarness } from './harness.js';
+
+const DESKTOP = { width: 1280, height: 900 };
+
+/** Shows `page` in `locale` from its next load (the switcher's stored choice). */
+async function setLocale(page: Page, locale: string): Promise<void> {
+  await page.evaluate((value) => localStorage.setItem('bagh:locale', value), locale);
+  await page.reload();
+}
+
+describe('web e2e: issue 19 findings (Chromium)', () => {
+  const harness = useHarness();
+
+  it('replay buttons draw SVG icons, under translated names', { timeout: 90_000 }, async () => {
+    const { base, browser } = harness();
+    const { open, errors } = pageOpener(browser);
+    const game = gameFromMoves({ variant: 'bagh-chal', moves: ['G@c3', 'a1-b1', 'G@d3'] });
+    if (!game.ok) throw new Error(game.error.message);
+    const response = await fetch(`${base}/api/records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ record: makeRecord(game.value) }),
+    });
+    const { roomId } = (await response.json()) as ImportRecordReply;
+    const page = await open('replay', DESKTOP);
+    await page.goto(`${base}/r/${roomId}`);
+    await page.locator('[data-replay="3"]').waitFor();
+
+    const names = ['First move', 'Previous move', 'Next move', 'Last move'];
+    const buttons = names.map((name) => page.getByRole('button', { name, exact: true }));
+    for (const button of buttons) {
+      // No text for a font to draw: the icon is an SVG shape of its own.
+      expect((await button.textContent())?.trim()).toBe('');
+      const icon = await button.locator('svg path').boundingBox();
+      expect(icon?.width).toBeGreaterThan(4);
+      expect(icon?.height).toBeGreaterThan(4);
+    }
+    // First and last differ on screen (as empty boxes, the glyphs drew the same).
+    const [first, , , last] = await Promise.all(buttons.map((button) => button.screenshot()));
+    expect(first?.equals(last!)).toBe(false);
+    await buttons[0]!.click();
+    await page.locator('[data-replay="0"]').waitFor();
+    await buttons[3]!.click();
+    await page.locator('[data-replay="3"]').waitFor();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.locator('.replay').screenshot({ path: join(ARTIFACTS, 'web-e2e-findings-replay.png') });
+
+    await setLocale(page, 'hi');
+    await page.locator('[data-replay="3"]').waitFor();
+    for (const name of ['पहली चाल', 'आख़िरी चाल']) {
+      await page.getByRole('button', { name, exact: true }).locator('svg').waitFor();
+    }
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
