@@ -13,7 +13,7 @@ import type { ImportRecordReply } from '@bagh/protocol';
 import { gameFromMoves, makeRecord } from '@bagh/rules';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, pageOpener, useHarness } from './harness.js';
+import { ARTIFACTS, clickMove, createRoom, pageOpener, shownMove, takeSeat, useHarness } from './harness.js';
 
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -22,6 +22,9 @@ async function setLocale(page: Page, locale: string): Promise<void> {
   await page.evaluate((value) => localStorage.setItem('bagh:locale', value), locale);
   await page.reload();
 }
+
+/** The seated player's own status line, once it says it is their turn. */
+const yourTurn = (page: Page) => page.locator('.status.turn').waitFor();
 
 describe('web e2e: issue 19 findings (Chromium)', () => {
   const harness = useHarness();
@@ -67,5 +70,39 @@ describe('web e2e: issue 19 findings (Chromium)', () => {
     }
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+
+  it('the live list spaces its parts and counts moves as the move list does', {
+    timeout: 90_000,
+  }, async () => {
+    const { base, browser } = harness();
+    const { open, errors } = pageOpener(browser);
+    const goat = await open('goat');
+    await createRoom(goat, base, 'goat', { public: true });
+    const roomId = new URL(goat.url()).pathname.split('/').pop()!;
+    const tiger = await open('tiger');
+    await takeSeat(tiger, goat.url(), 'tiger');
+    await yourTurn(goat);
+    await clickMove(goat, 'G@c3');
+    await yourTurn(tiger);
+    await clickMove(tiger, 'a1-b1');
+    await yourTurn(goat);
+    await clickMove(goat, 'G@d3');
+    await shownMove(tiger, 3);
+    // Three plies: the move list's rows 1 (G@c3 a1-b1) and 2 (G@d3).
+    expect(await tiger.locator('.moves li').count()).toBe(2);
+
+    const watcher = await open('watcher', DESKTOP);
+    await watcher.goto(`${base}/live`);
+    const entry = watcher.locator(`[data-live-room="${roomId}"] a`);
+    await entry.filter({ hasText: 'Moves: 2' }).waitFor();
+    const words = ((await entry.textContent()) ?? '').split(/\s+/).join(' ');
+    expect(words).toContain('Tigers: playing Goats: playing');
+    expect(words).not.toMatch(/playing\.?Goats|\bmoves\b/);
+
+    await setLocale(watcher, 'hi');
+    await entry.filter({ hasText: 'चालें: 2' }).waitFor();
+    expect(errors).toEqual([]);
+    for (const page of [goat, tiger, watcher]) await page.context().close();
   });
 });

@@ -68,7 +68,7 @@ describe('web e2e: finished games (Chromium)', () => {
     const entry = page.locator(`[data-game="${roomId}"]`);
     await entry.waitFor();
     const text = (await entry.textContent()) ?? '';
-    for (const shown of ['Bagh Chal', 'Goats win — resignation', '2 moves', 'untimed'])
+    for (const shown of ['Bagh Chal', 'Goats win — resignation', 'Moves: 1', 'untimed'])
       expect(text).toContain(shown);
 
     // Its link opens the room: a replay of the finished game.
