@@ -105,4 +105,41 @@ describe('web e2e: issue 19 findings (Chromium)', () => {
     expect(errors).toEqual([]);
     for (const page of [goat, tiger, watcher]) await page.context().close();
   });
+
+  it('tells the player whose draw offer was declined, above the board', { timeout: 90_000 }, async () => {
+    const { base, browser } = harness();
+    const { open, errors } = pageOpener(browser);
+    const goat = await open('goat', DESKTOP);
+    await createRoom(goat, base, 'goat');
+    const tiger = await open('tiger', DESKTOP);
+    await takeSeat(tiger, goat.url(), 'tiger');
+    await yourTurn(goat);
+    await clickMove(goat, 'G@c3');
+    await shownMove(tiger, 1);
+
+    await goat.getByRole('button', { name: 'Offer draw' }).click();
+    await goat.locator('[data-draw-offered]').waitFor();
+    await tiger.locator('[data-draw-offer]').getByRole('button', { name: 'Decline' }).click();
+    await goat.locator('[data-draw-offered]').waitFor({ state: 'detached' });
+
+    const note = goat.locator('.status [data-status-note]');
+    await note.waitFor();
+    expect(await note.textContent()).toBe('Your opponent declined your draw offer.');
+    // In sight: within the first screen, above the board.
+    const [box, board] = [await note.boundingBox(), await goat.locator('svg.board').boundingBox()];
+    expect(box!.y + box!.height).toBeLessThanOrEqual(DESKTOP.height);
+    expect(box!.y).toBeLessThan(board!.y);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await goat.screenshot({ path: join(ARTIFACTS, 'web-e2e-findings-draw-declined.png') });
+    // The one who declined is told nothing; nor is anyone once the offerer plays on.
+    expect(await tiger.locator('[data-status-note]').textContent()).toBe('');
+    await clickMove(tiger, 'a1-b1');
+    await yourTurn(goat);
+    expect(await note.isVisible()).toBe(true); // the tiger's move does not hide it
+    await clickMove(goat, 'G@d3');
+    await note.waitFor({ state: 'hidden' });
+    expect(await note.textContent()).toBe('');
+    expect(errors).toEqual([]);
+    for (const page of [goat, tiger]) await page.context().close();
+  });
 });

@@ -105,6 +105,8 @@ export class GameConnection {
   #chat = $state.raw<ChatMessage[]>([]);
   /** The room a rematch seated this browser in (from `seat:assigned`). */
   #rematchRoom = $state<string | null>(null);
+  /** The opponent declined this page's draw offer (a `draw` event: no snapshot says so). */
+  #drawDeclined = $state(false);
   /** Local clock minus server clock (ms), from the last snapshot received. */
   #offset = $state(0);
   #joining = false;
@@ -201,6 +203,10 @@ export class GameConnection {
   get waitingMove(): string | null {
     const outgoing = this.#outbox;
     return outgoing && !outgoing.sent ? outgoing.text : null;
+  }
+  /** The opponent declined this player's draw offer; true until they move, offer again or the game ends. */
+  get drawDeclined(): boolean {
+    return this.#drawDeclined;
   }
   get version(): number {
     return this.#snapshot?.version ?? -1;
@@ -477,6 +483,14 @@ export class GameConnection {
       return;
     }
     this.#replace(event.snapshot);
+    const role = this.#role;
+    if (event.type === 'draw') {
+      // A draw event that leaves no offer is a decline, by `side`.
+      const seated = role === 'tiger' || role === 'goat';
+      this.#drawDeclined = seated && !event.snapshot.drawOffer && event.side !== role;
+    } else if (event.snapshot.result || (event.type === 'move' && event.side === role)) {
+      this.#drawDeclined = false;
+    }
     for (const listener of this.#listeners) listener(event);
   }
 

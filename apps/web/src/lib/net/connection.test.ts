@@ -430,4 +430,40 @@ describe('GameConnection', () => {
     expect(conn.connected).toBe(true);
     expect(conn.lastError).toBeNull();
   });
+
+  it('says when the opponent declined this player’s draw offer, until the player moves', () => {
+    const { socket, conn } = seatedGoat(2);
+    const draw = (
+      version: number,
+      side: 'tiger' | 'goat',
+      drawOffer: 'tiger' | 'goat' | null,
+    ): RoomEvent => ({
+      roomId: 'room-abc',
+      version,
+      type: 'draw',
+      side,
+      snapshot: { ...snap(version), drawOffer },
+    });
+    const moved = (version: number, side: 'tiger' | 'goat'): RoomEvent => ({ ...event(version), side });
+    socket.fire('room:event', draw(3, 'goat', 'goat'));
+    expect(conn.drawDeclined).toBe(false);
+    socket.fire('room:event', draw(4, 'tiger', null));
+    expect(conn.drawDeclined).toBe(true);
+    socket.fire('room:event', moved(5, 'tiger'));
+    expect(conn.drawDeclined).toBe(true);
+    socket.fire('room:event', moved(6, 'goat'));
+    expect(conn.drawDeclined).toBe(false);
+    // The goat declining the tiger's offer is not news to the goat.
+    socket.fire('room:event', draw(7, 'tiger', 'tiger'));
+    socket.fire('room:event', draw(8, 'goat', null));
+    expect(conn.drawDeclined).toBe(false);
+  });
+
+  it('tells a spectator of no declined offer', () => {
+    const { socket, conn } = setup();
+    conn.connect();
+    socket.last('room:join').ack(null, { ok: true, role: 'spectator', snapshot: snap(1) });
+    socket.fire('room:event', { ...event(2), type: 'draw', side: 'tiger' });
+    expect(conn.drawDeclined).toBe(false);
+  });
 });
