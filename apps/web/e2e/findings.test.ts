@@ -142,4 +142,27 @@ describe('web e2e: issue 19 findings (Chromium)', () => {
     expect(errors).toEqual([]);
     for (const page of [goat, tiger]) await page.context().close();
   });
+
+  it('shows the opponent’s presence as unknown while this page is offline', { timeout: 90_000 }, async () => {
+    const { base, browser } = harness();
+    const { open, errors } = pageOpener(browser);
+    const goat = await open('goat', DESKTOP);
+    await createRoom(goat, base, 'goat');
+    const tiger = await open('tiger');
+    await takeSeat(tiger, goat.url(), 'tiger');
+    const presence = goat.locator('[data-seat="tiger"] [data-presence]');
+    await presence.filter({ hasText: 'Connected' }).waitFor();
+
+    await goat.context().setOffline(true);
+    await goat.locator('[data-connection="offline"]').waitFor();
+    // The snapshot still says the tiger is connected; the page cannot know.
+    expect((await presence.textContent())?.trim()).toBe('Unknown');
+    expect(await presence.getAttribute('data-presence')).toBe('unknown');
+    expect(await goat.locator('[data-opponent]').getAttribute('data-opponent')).toBe('unknown');
+
+    await goat.context().setOffline(false);
+    await presence.filter({ hasText: 'Connected' }).waitFor();
+    expect(errors).toEqual([]);
+    for (const page of [goat, tiger]) await page.context().close();
+  });
 });
