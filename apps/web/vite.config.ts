@@ -77,32 +77,65 @@ function splitLocales(): Plugin {
 }
 
 /**
+ * A plugin that edits one dependency's module (the file whose path ends in `file`): each
+ * `[from, to]` of `edits` replaced once; a `from` not found fails the build (the dependency
+ * changed: the edit must be looked at again, not silently skipped).
+ */
+function trimDependency(
+  name: string,
+  file: string,
+  edits: readonly (readonly [string | RegExp, string])[],
+): Plugin {
+  return {
+    name: `bagh:${name}`,
+    transform(code, id) {
+      if (!id.replaceAll('\\', '/').endsWith(file)) return null;
+      let trimmed = code;
+      for (const [from, to] of edits) {
+        const next = trimmed.replace(from, to);
+        if (next === trimmed) throw new Error(`bagh:${name}: ${file} changed (${String(from)} not found)`);
+        trimmed = next;
+      }
+      return { code: trimmed, map: null };
+    },
+  };
+}
+
+/**
  * engine.io-client's table of default transports names WebTransport too, so it ships although
  * src/lib/net/connection.svelte.ts asks for `['websocket', 'polling']` only: the table without it
  * (the transports named behave the same; ~0.4 KB gz less on a room's first load).
  */
-function withoutWebTransport(): Plugin {
-  return {
-    name: 'bagh:without-webtransport',
-    transform(code, id) {
-      if (!/\/engine\.io-client\/build\/esm\/transports\/index\.js$/.test(id.replaceAll('\\', '/')))
-        return null;
-      if (!code.includes('webtransport: WT,')) {
-        throw new Error(`bagh:without-webtransport: engine.io-client's transports changed (${id})`);
-      }
-      return {
-        code: code.replace(/^import \{ WT \} from .*$/m, '').replace('webtransport: WT,', ''),
-        map: null,
-      };
-    },
-  };
-}
+const withoutWebTransport = () =>
+  trimDependency('without-webtransport', '/engine.io-client/build/esm/transports/index.js', [
+    [/^import \{ WT \} from .*$/m, ''],
+    ['webtransport: WT,', ''],
+  ]);
+
+/**
+ * socket.io-parser looks through every packet for binary data (ArrayBuffer, Blob) to send it as
+ * attachments, and can put such packets back together. @bagh/protocol is JSON only, both ways:
+ * without that code (~0.6 KB gz less in every page's load); a binary packet, which neither side
+ * sends, would be refused by the decoder as an unknown packet instead of reassembled.
+ */
+const withoutSocketBinary = () =>
+  trimDependency('without-socket-binary', '/socket.io-parser/build/esm/index.js', [
+    [
+      'import { deconstructPacket, reconstructPacket } from "./binary.js";',
+      'const deconstructPacket = () => { throw new Error("binary packets are not used"); }, reconstructPacket = deconstructPacket;',
+    ],
+    [
+      'import { isBinary, hasBinary } from "./is-binary.js";',
+      'const isBinary = () => false, hasBinary = isBinary;',
+    ],
+  ]);
 
 export default defineConfig({
   plugins: [
     paraglideVitePlugin({ project: './project.inlang' }),
     splitLocales(),
     withoutWebTransport(),
+    withoutSocketBinary(),
     svelte(),
     VitePWA({
       // main.ts registers the worker itself (a few bytes, counted in the budget); no reload
