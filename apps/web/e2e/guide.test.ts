@@ -5,6 +5,7 @@
  * waiting for the network shows where the player looks; at 390×844 the board fits the width and
  * nothing overflows sideways. A visitor without a seat is told they watch and how to play.
  */
+import { createGame, type Game, legalMoves, makeRecord, play } from '@bagh/rules';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { clickMove, createRoom, pageOpener, takeSeat, useHarness } from './harness.js';
@@ -31,6 +32,25 @@ async function expectInView(page: Page, locator: Locator, what: string): Promise
     bottom: expect.toSatisfy((y: number) => y <= height),
   });
 }
+
+/** A Bagh Chal game the rules end: tigers that jump whenever they can, goats that play their first move. */
+function finishedGame(): Game {
+  const start = createGame('bagh-chal');
+  if (!start.ok) throw new Error(start.error.message);
+  let game = start.value;
+  while (!game.outcome) {
+    const moves = legalMoves(game);
+    const move = moves.find((one) => one.kind === 'jump') ?? moves[0];
+    if (!move) throw new Error('no move and no outcome');
+    const next = play(game, move);
+    if (!next.ok) throw new Error(next.error.message);
+    game = next.value;
+  }
+  return game;
+}
+
+/** A number written as a score ("−2.0", "+833.3", "+#5"). */
+const SCORE = /[+−-]\s*#?\d|\d[.,]\d/;
 
 describe('web e2e: a room that explains itself (Chromium)', () => {
   const harness = useHarness();
@@ -87,6 +107,87 @@ describe('web e2e: a room that explains itself (Chromium)', () => {
     );
     expect(wide).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('tells a visitor without a seat that they watch, and how to play: the free seat, then none', {
+    timeout: 120_000,
+  }, async () => {
+    const { base, browser } = harness();
+    const { open, errors } = pageOpener(browser);
+    const goat = await open('goat', DESKTOP);
+    await createRoom(goat, base, 'goat');
+    const link = await goat.getByLabel('Room link').inputValue();
+    // A player sees no such notice.
+    expect(await goat.locator('[data-spectator]').count()).toBe(0);
+
+    const visitor = await open('visitor', DESKTOP);
+    await visitor.goto(link);
+    const notice = visitor.locator('[data-spectator="tiger"]');
+    await notice.waitFor();
+    expect(await notice.locator('p').textContent()).toBe(
+      'You are watching. A seat is free: take it to play.',
+    );
+    await expectInView(visitor, notice, 'spectator notice');
+    expect(await notice.getByRole('link', { name: 'How to play' }).getAttribute('href')).toBe(
+      '/how/en/bagh-chal.html',
+    );
+
+    const watcher = await open('watcher', DESKTOP);
+    await watcher.goto(link);
+    await watcher.locator('[data-spectator="tiger"]').waitFor();
+    // The notice's own action seats the visitor.
+    await notice.getByRole('button', { name: 'Take the free seat: Tigers' }).click();
+    await visitor.locator('[data-seat="tiger"] .you').waitFor();
+    expect(await visitor.locator('[data-spectator]').count()).toBe(0);
+
+    const full = watcher.locator('[data-spectator="full"]');
+    await full.waitFor();
+    expect(await full.locator('p').textContent()).toBe(
+      'You are watching. Both seats are taken: you can follow the game and chat.',
+    );
+    expect(await full.getByRole('button').count()).toBe(0);
+    expect(errors).toEqual([]);
+    for (const page of [goat, visitor, watcher]) await page.context().close();
+  });
+
+  it('says the analysis in goats ahead and the result, with no score on screen', {
+    timeout: 120_000,
+  }, async () => {
+    const { base, browser } = harness();
+    const { open, errors } = pageOpener(browser);
+    const page = await open('analysis', DESKTOP);
+    const game = finishedGame();
+    await page.goto(`${base}/`);
+    const roomId = await page.evaluate(async (record) => {
+      const res = await fetch('/api/records', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ record }),
+      });
+      return ((await res.json()) as { roomId: string }).roomId;
+    }, makeRecord(game));
+    await page.goto(`${base}/r/${roomId}`);
+    await page.getByRole('button', { name: 'Analyse' }).click();
+    const panel = page.locator('.analysis');
+    // The game's last position: its result, as the result panel says it.
+    await page.locator('[data-analysis="ready"]').waitFor();
+    expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('over');
+    expect(await page.locator('[data-verdict]').textContent()).toBe(
+      await page.locator('[data-result]').textContent(),
+    );
+    expect(await panel.textContent()).not.toMatch(SCORE);
+    // The start position (the engine's −2.0 was shown), and one in the middle.
+    for (const ply of [0, 10]) {
+      await page.getByRole('button', { name: 'First move' }).click();
+      for (let i = 0; i < ply; i++) await page.getByRole('button', { name: 'Next move' }).click();
+      await page.locator(`[data-replay="${ply}"]`).waitFor();
+      await page.locator('[data-analysis="ready"]').waitFor();
+      const words = await page.locator('[data-verdict]').textContent();
+      expect(words).toMatch(/^(Tigers|Goats|Even)/);
+      expect(await panel.textContent()).not.toMatch(SCORE);
+    }
     expect(errors).toEqual([]);
     await page.context().close();
   });
