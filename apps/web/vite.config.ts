@@ -4,6 +4,9 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { z } from 'zod';
+import { howToPlayPage, type Text } from './src/lib/howto/page.js';
+import { HOW_TO_PLAY_VARIANTS } from './src/lib/howto/paths.js';
+import { LOCALE_NAMES } from './src/lib/i18n/names.js';
 
 /** The build's environment (blank counts as unset). */
 const env = z
@@ -41,7 +44,7 @@ function readMessages(locale: string): Record<string, unknown> {
  */
 function splitLocales(): Plugin {
   const english = readMessages('en');
-  const keys = Object.keys(english).filter((key) => key !== '$schema');
+  const keys = Object.keys(english).filter((key) => key !== '$schema' && !isPageOnly(key));
   const place = new Map(keys.map((key, i) => [key, i]));
   const text = (messages: Record<string, unknown>, key: string, locale: string): string => {
     const value = messages[key];
@@ -55,7 +58,9 @@ function splitLocales(): Plugin {
       const module = /\/src\/paraglide\/messages\/(\w+)\.js$/.exec(path)?.[1];
       if (!module) return null;
       if (module === '_index') {
-        const exported = [...code.matchAll(/^export const (\w+) =/gm)].map((match) => match[1]!);
+        const exported = [...code.matchAll(/^export const (\w+) =/gm)]
+          .map((match) => match[1]!)
+          .filter((key) => !isPageOnly(key));
         for (const key of exported) text(english, key, 'en');
         // A changed output format must fail the build, not quietly ship an empty language.
         if (exported.length === 0) throw new Error(`bagh:split-locales: no messages found in ${id}`);
@@ -72,6 +77,68 @@ function splitLocales(): Plugin {
         code: `export default ${JSON.stringify(keys.map((key) => text(messages, key, module)))};`,
         map: null,
       };
+    },
+  };
+}
+
+/** The How-to-play pages' own messages: written into their HTML, in no script (m.howto_* is no export). */
+const isPageOnly = (key: string): boolean => key.startsWith('howto_');
+
+/** `locale`'s message `key`, its placeholders filled. */
+function textOf(locale: string): Text {
+  const messages = readMessages(locale);
+  return (key, inputs = {}) => {
+    const value = messages[key];
+    if (typeof value !== 'string') throw new Error(`bagh:how-to-play: ${locale} has no text for ${key}`);
+    return value.replace(/\{(\w+)\}/g, (_, name: string) => inputs[name] ?? `{${name}}`);
+  };
+}
+
+/**
+ * The "How to play" pages (src/lib/howto/page.ts) as static files, /how/<locale>/<variant>.html:
+ * written into the build, served by the dev server; they share the app's stylesheet.
+ */
+function howToPlayPages(): Plugin {
+  const page = (
+    locale: string,
+    variant: (typeof HOW_TO_PLAY_VARIANTS)[number],
+    stylesheet: string | null,
+    font?: string,
+  ) => howToPlayPage(variant, textOf(locale), { locale, languages: LOCALE_NAMES, stylesheet, font });
+  /** The script font of each language that needs one (app.css's, as the build names it). */
+  const SCRIPT: Readonly<Record<string, string>> = { ne: 'devanagari', hi: 'devanagari', bn: 'bengali' };
+  const PATH = /^\/how\/(\w+)\/([\w-]+)\.html$/;
+  const find = (url: string) => {
+    const [, locale, variant] = PATH.exec(url) ?? [];
+    const known = HOW_TO_PLAY_VARIANTS.find((v) => v === variant);
+    return locale && locale in LOCALE_NAMES && known ? { locale, variant: known } : null;
+  };
+  return {
+    name: 'bagh:how-to-play',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const found = find(req.url?.split('?')[0] ?? '');
+        if (!found) return next();
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(page(found.locale, found.variant, '/src/app.css'));
+      });
+    },
+    generateBundle(_, bundle) {
+      const entry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
+      const css = entry?.type === 'chunk' ? [...(entry.viteMetadata?.importedCss ?? [])][0] : undefined;
+      if (!css) throw new Error('bagh:how-to-play: the entry chunk has no stylesheet');
+      const fonts = Object.keys(bundle).filter((name) => name.endsWith('.woff2'));
+      for (const locale of Object.keys(LOCALE_NAMES)) {
+        const script = SCRIPT[locale];
+        const font = script && fonts.find((name) => name.includes(`noto-sans-${script}-${script}-400`));
+        if (script && !font) throw new Error(`bagh:how-to-play: no ${script} font in the build`);
+        for (const variant of HOW_TO_PLAY_VARIANTS)
+          this.emitFile({
+            type: 'asset',
+            fileName: `how/${locale}/${variant}.html`,
+            source: page(locale, variant, `/${css}`, font ? `/${font}` : undefined),
+          });
+      }
     },
   };
 }
@@ -136,6 +203,7 @@ export default defineConfig({
     splitLocales(),
     withoutWebTransport(),
     withoutSocketBinary(),
+    howToPlayPages(),
     svelte(),
     VitePWA({
       // main.ts registers the worker itself (a few bytes, counted in the budget); no reload

@@ -5,10 +5,12 @@
  * waiting for the network shows where the player looks; at 390×844 the board fits the width and
  * nothing overflows sideways. A visitor without a seat is told they watch and how to play.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createGame, type Game, legalMoves, makeRecord, play } from '@bagh/rules';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clickMove, createRoom, pageOpener, takeSeat, useHarness } from './harness.js';
+import { ARTIFACTS, clickMove, createRoom, pageOpener, takeSeat, useHarness } from './harness.js';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -190,5 +192,42 @@ describe('web e2e: a room that explains itself (Chromium)', () => {
     }
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+
+  it('links the header to a How to play page per variant, in the page’s language, with no script', {
+    timeout: 90_000,
+  }, async () => {
+    const { base, browser } = harness();
+    const context = await browser.newContext({ viewport: PHONE, locale: 'hi-IN' });
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    await page.goto(`${base}/`);
+    await page.locator('html[lang="hi"]').waitFor();
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await page.getByRole('link', { name: 'कैसे खेलें' }).click();
+    await page.waitForURL(`${base}/how/hi/bagh-chal.html`);
+    expect(await page.getAttribute('html', 'lang')).toBe('hi');
+    expect(await page.locator('h1').textContent()).toBe('बाघचाल कैसे खेलें');
+    // The rules in plain words, with the diagrams: the start, a jump, a trap.
+    expect(await page.locator('main').textContent()).toContain('5 बकरियाँ पकड़ते ही बाघ जीत जाते हैं।');
+    expect(await page.locator('main figure svg[role="img"]').count()).toBe(3);
+    expect(await page.locator('script').count()).toBe(0);
+    expect(scripts).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'how-to-play-hi.png'), fullPage: true });
+
+    await page.getByRole('link', { name: 'बाघ गुटी कैसे खेलें' }).click();
+    await page.waitForURL(`${base}/how/hi/bagh-guti.html`);
+    // Bagh Guti's start: two tigers and four stacks of five.
+    const start = page.locator('main figure svg').first();
+    expect(await start.locator('circle.tiger').count()).toBe(2);
+    expect(await start.locator('circle.goat + text').filter({ hasText: /^5$/ }).count()).toBe(4);
+    await page.getByRole('link', { name: 'বাংলা' }).click();
+    await page.waitForURL(`${base}/how/bn/bagh-guti.html`);
+    expect(await page.locator('h1').textContent()).toBe('বাঘ গুটি কীভাবে খেলবেন');
+    await context.close();
   });
 });
