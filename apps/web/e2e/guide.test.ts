@@ -171,6 +171,8 @@ describe('web e2e: a room that explains itself (Chromium)', () => {
       return ((await res.json()) as { roomId: string }).roomId;
     }, makeRecord(game));
     await page.goto(`${base}/r/${roomId}`);
+    // A finished game offers no seat.
+    expect(await page.locator('[data-spectator="over"] p').textContent()).toBe('You are watching.');
     await page.getByRole('button', { name: 'Analyse' }).click();
     const panel = page.locator('.analysis');
     // The game's last position: its result, as the result panel says it.
