@@ -46,7 +46,8 @@ const I18N = fileURLToPath(new URL('./src/lib/i18n/i18n.svelte.ts', import.meta.
  * more on a room's first load than the budget has room for; and each language's module is one
  * function per message, exported under its key. In the build, neither ships:
  *  - _index.js becomes one line per message, `key = message(i)`, `i` its place in
- *    messages/en.json; src/lib/i18n reads the page's language and fills the placeholders;
+ *    messages/en.json less the pages' howto_* (inlineMessages writes most of these calls where
+ *    they are used); src/lib/i18n reads the page's language and fills the placeholders;
  *  - each language's module, English too, becomes the array of its texts in that order (no
  *    functions, no keys): a chunk of its own, loaded before the app mounts, and the only one a
  *    visitor loads (a Nepali page never fetches the English texts).
