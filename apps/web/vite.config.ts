@@ -264,6 +264,9 @@ export default defineConfig({
       workbox: {
         // The app shell, every lazy chunk and the engine's worker: /computer plays with no network.
         globPatterns: ['**/*.{js,css,html,svg,png}'],
+        // The How-to-play pages stay network-only like every page (a precached one would be served
+        // before the network answers, stale after a deploy); offline, a navigation gets the shell.
+        globIgnores: ['how/**'],
         skipWaiting: true,
         clientsClaim: true,
         cleanupOutdatedCaches: true,
