@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { z } from 'zod';
+import { howToPlayPage, type Text } from './src/lib/howto/page.js';
+import { HOW_TO_PLAY_VARIANTS } from './src/lib/howto/paths.js';
+import { LOCALE_NAMES } from './src/lib/i18n/names.js';
 
 /** The build's environment (blank counts as unset). */
 const env = z
@@ -27,22 +31,29 @@ function readMessages(locale: string): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(`./messages/${locale}.json`, import.meta.url), 'utf8'));
 }
 
+/** The How-to-play pages' own messages: written into their HTML, in no script (m.howto_* is no export). */
+const isPageOnly = (key: string): boolean => key.startsWith('howto_');
+
+const english = readMessages('en');
+/** The scripts' messages, in messages/en.json's order: each language's table (splitLocales). */
+const keys = Object.keys(english).filter((key) => key !== '$schema' && !isPageOnly(key));
+const place = new Map(keys.map((key, i) => [key, i]));
+const I18N = fileURLToPath(new URL('./src/lib/i18n/i18n.svelte.ts', import.meta.url));
+
 /**
  * Paraglide's locale modules (project.inlang/paraglide.config.js) come with messages/_index.js,
  * which imports every language and gives each message a dispatcher over all four: ~15 KB gz
  * more on a room's first load than the budget has room for; and each language's module is one
  * function per message, exported under its key. In the build, neither ships:
  *  - _index.js becomes one line per message, `key = message(i)`, `i` its place in
- *    messages/en.json; src/lib/i18n reads the page's language and fills the placeholders;
+ *    messages/en.json less the pages' howto_* (inlineMessages writes most of these calls where
+ *    they are used); src/lib/i18n reads the page's language and fills the placeholders;
  *  - each language's module, English too, becomes the array of its texts in that order (no
  *    functions, no keys): a chunk of its own, loaded before the app mounts, and the only one a
  *    visitor loads (a Nepali page never fetches the English texts).
  * The types still come from paraglide's own files, and the unit tests run paraglide's output.
  */
 function splitLocales(): Plugin {
-  const english = readMessages('en');
-  const keys = Object.keys(english).filter((key) => key !== '$schema');
-  const place = new Map(keys.map((key, i) => [key, i]));
   const text = (messages: Record<string, unknown>, key: string, locale: string): string => {
     const value = messages[key];
     if (typeof value !== 'string') throw new Error(`bagh:split-locales: ${locale} has no text for ${key}`);
@@ -55,7 +66,9 @@ function splitLocales(): Plugin {
       const module = /\/src\/paraglide\/messages\/(\w+)\.js$/.exec(path)?.[1];
       if (!module) return null;
       if (module === '_index') {
-        const exported = [...code.matchAll(/^export const (\w+) =/gm)].map((match) => match[1]!);
+        const exported = [...code.matchAll(/^export const (\w+) =/gm)]
+          .map((match) => match[1]!)
+          .filter((key) => !isPageOnly(key));
         for (const key of exported) text(english, key, 'en');
         // A changed output format must fail the build, not quietly ship an empty language.
         if (exported.length === 0) throw new Error(`bagh:split-locales: no messages found in ${id}`);
@@ -76,33 +89,155 @@ function splitLocales(): Plugin {
   };
 }
 
+/** `locale`'s message `key`, its placeholders filled. */
+function textOf(locale: string): Text {
+  const messages = readMessages(locale);
+  return (key, inputs = {}) => {
+    const value = messages[key];
+    if (typeof value !== 'string') throw new Error(`bagh:how-to-play: ${locale} has no text for ${key}`);
+    return value.replace(/\{(\w+)\}/g, (_, name: string) => inputs[name] ?? `{${name}}`);
+  };
+}
+
+/**
+ * The "How to play" pages (src/lib/howto/page.ts) as static files, /how/<locale>/<variant>.html:
+ * written into the build, served by the dev server; they share the app's stylesheet.
+ */
+function howToPlayPages(): Plugin {
+  const page = (
+    locale: string,
+    variant: (typeof HOW_TO_PLAY_VARIANTS)[number],
+    stylesheet: string | null,
+    font?: string,
+  ) => howToPlayPage(variant, textOf(locale), { locale, languages: LOCALE_NAMES, stylesheet, font });
+  /** The script font of each language that needs one (app.css's, as the build names it). */
+  const SCRIPT: Readonly<Record<string, string>> = { ne: 'devanagari', hi: 'devanagari', bn: 'bengali' };
+  const PATH = /^\/how\/(\w+)\/([\w-]+)\.html$/;
+  const find = (url: string) => {
+    const [, locale, variant] = PATH.exec(url) ?? [];
+    const known = HOW_TO_PLAY_VARIANTS.find((v) => v === variant);
+    return locale && locale in LOCALE_NAMES && known ? { locale, variant: known } : null;
+  };
+  return {
+    name: 'bagh:how-to-play',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const found = find(req.url?.split('?')[0] ?? '');
+        if (!found) return next();
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(page(found.locale, found.variant, '/src/app.css'));
+      });
+    },
+    generateBundle(_, bundle) {
+      const entry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
+      const css = entry?.type === 'chunk' ? [...(entry.viteMetadata?.importedCss ?? [])][0] : undefined;
+      if (!css) throw new Error('bagh:how-to-play: the entry chunk has no stylesheet');
+      const fonts = Object.keys(bundle).filter((name) => name.endsWith('.woff2'));
+      for (const locale of Object.keys(LOCALE_NAMES)) {
+        const script = SCRIPT[locale];
+        const font = script && fonts.find((name) => name.includes(`noto-sans-${script}-${script}-400`));
+        if (script && !font) throw new Error(`bagh:how-to-play: no ${script} font in the build`);
+        for (const variant of HOW_TO_PLAY_VARIANTS)
+          this.emitFile({
+            type: 'asset',
+            fileName: `how/${locale}/${variant}.html`,
+            source: page(locale, variant, `/${css}`, font ? `/${font}` : undefined),
+          });
+      }
+    },
+  };
+}
+
+/**
+ * In the app's modules, `m.key(…)` (`m` as imported from src/paraglide/messages.js) becomes
+ * `message(i)(…)`, `i` the key's place, written where it is used: no declaration per message in
+ * _index.js, and no name per message in the entry's exports and each lazy chunk's imports
+ * (~1.8 KB gz less in all, ~1.6 KB on a room's first load). Only known keys are rewritten (a
+ * local `m.from` stays); what is left still goes through _index.js.
+ */
+function inlineMessages(): Plugin {
+  const IMPORT = /import\s*\{\s*m(?:\s+as\s+(\w+))?\s*\}\s*from\s*["'][^"']*\/paraglide\/messages\.js["'];?/;
+  return {
+    name: 'bagh:inline-messages',
+    enforce: 'post',
+    transform(code, id) {
+      if (!/\/src\/(?!paraglide\/)[^?]*\.(?:ts|svelte)$/.test(id.replaceAll('\\', '/'))) return null;
+      const imported = IMPORT.exec(code);
+      if (!imported) return null;
+      const name = imported[1] ?? 'm';
+      const use = new RegExp(`(?<![\\w$.])${name}\\.(\\w+)(?![\\w$])`, 'g');
+      const inlined = code.replace(use, (whole, key: string) => {
+        const i = place.get(key);
+        return i === undefined ? whole : `__message(${i})`;
+      });
+      if (inlined === code) return null;
+      return { code: `import { message as __message } from ${JSON.stringify(I18N)};\n${inlined}`, map: null };
+    },
+  };
+}
+
+/**
+ * A plugin that edits one dependency's module (the file whose path ends in `file`): each
+ * `[from, to]` of `edits` replaced once; a `from` not found fails the build (the dependency
+ * changed: the edit must be looked at again, not silently skipped).
+ */
+function trimDependency(
+  name: string,
+  file: string,
+  edits: readonly (readonly [string | RegExp, string])[],
+): Plugin {
+  return {
+    name: `bagh:${name}`,
+    transform(code, id) {
+      if (!id.replaceAll('\\', '/').endsWith(file)) return null;
+      let trimmed = code;
+      for (const [from, to] of edits) {
+        const next = trimmed.replace(from, to);
+        if (next === trimmed) throw new Error(`bagh:${name}: ${file} changed (${String(from)} not found)`);
+        trimmed = next;
+      }
+      return { code: trimmed, map: null };
+    },
+  };
+}
+
 /**
  * engine.io-client's table of default transports names WebTransport too, so it ships although
  * src/lib/net/connection.svelte.ts asks for `['websocket', 'polling']` only: the table without it
  * (the transports named behave the same; ~0.4 KB gz less on a room's first load).
  */
-function withoutWebTransport(): Plugin {
-  return {
-    name: 'bagh:without-webtransport',
-    transform(code, id) {
-      if (!/\/engine\.io-client\/build\/esm\/transports\/index\.js$/.test(id.replaceAll('\\', '/')))
-        return null;
-      if (!code.includes('webtransport: WT,')) {
-        throw new Error(`bagh:without-webtransport: engine.io-client's transports changed (${id})`);
-      }
-      return {
-        code: code.replace(/^import \{ WT \} from .*$/m, '').replace('webtransport: WT,', ''),
-        map: null,
-      };
-    },
-  };
-}
+const withoutWebTransport = () =>
+  trimDependency('without-webtransport', '/engine.io-client/build/esm/transports/index.js', [
+    [/^import \{ WT \} from .*$/m, ''],
+    ['webtransport: WT,', ''],
+  ]);
+
+/**
+ * socket.io-parser looks through every packet for binary data (ArrayBuffer, Blob) to send it as
+ * attachments, and can put such packets back together. @bagh/protocol is JSON only, both ways:
+ * without that code (~0.6 KB gz less in every page's load); a binary packet, which neither side
+ * sends, would be refused by the decoder as an unknown packet instead of reassembled.
+ */
+const withoutSocketBinary = () =>
+  trimDependency('without-socket-binary', '/socket.io-parser/build/esm/index.js', [
+    [
+      'import { deconstructPacket, reconstructPacket } from "./binary.js";',
+      'const deconstructPacket = () => { throw new Error("binary packets are not used"); }, reconstructPacket = deconstructPacket;',
+    ],
+    [
+      'import { isBinary, hasBinary } from "./is-binary.js";',
+      'const isBinary = () => false, hasBinary = isBinary;',
+    ],
+  ]);
 
 export default defineConfig({
   plugins: [
     paraglideVitePlugin({ project: './project.inlang' }),
     splitLocales(),
+    inlineMessages(),
     withoutWebTransport(),
+    withoutSocketBinary(),
+    howToPlayPages(),
     svelte(),
     VitePWA({
       // main.ts registers the worker itself (a few bytes, counted in the budget); no reload
@@ -129,6 +264,9 @@ export default defineConfig({
       workbox: {
         // The app shell, every lazy chunk and the engine's worker: /computer plays with no network.
         globPatterns: ['**/*.{js,css,html,svg,png}'],
+        // The How-to-play pages stay network-only like every page (a precached one would be served
+        // before the network answers, stale after a deploy); offline, a navigation gets the shell.
+        globIgnores: ['how/**'],
         skipWaiting: true,
         clientsClaim: true,
         cleanupOutdatedCaches: true,

@@ -58,8 +58,12 @@ describe('the engine worker', () => {
     });
     expect(answer).toMatchObject({ id: 3, ok: true, reply: { bestMove: 'a1xc3', mateIn: 1 } });
     if (!answer.ok || !('forTigers' in answer.reply)) return;
-    expect(verdictOf(answer.reply, 'goat')).toMatchObject({ value: '−#1', words: 'Tigers win in 1 move' });
-    expect(verdictOf(answer.reply, 'tiger').value).toBe('+#1');
+    expect(verdictOf(answer.reply, 'goat')).toEqual({
+      kind: 'win',
+      words: 'Tigers win in 1 move',
+      goats: -10,
+    });
+    expect(verdictOf(answer.reply, 'tiger').goats).toBe(10);
   });
 
   it('knows the end of placement exactly: where the last goat traps the tigers', () => {
@@ -77,7 +81,11 @@ describe('the engine worker', () => {
     });
     expect(answer).toMatchObject({ ok: true, reply: { bestMove: 'G@a5', captureIn: null } });
     if (!answer.ok || !('forTigers' in answer.reply)) throw new Error('no analysis');
-    expect(verdictOf(answer.reply, 'goat')).toMatchObject({ value: '+#7', words: 'Goats win in 7 moves' });
+    expect(verdictOf(answer.reply, 'goat')).toEqual({
+      kind: 'win',
+      words: 'Goats trap the tigers in 7 moves',
+      goats: 10,
+    });
   });
 
   it('answers an error for moves that do not replay', () => {
@@ -117,27 +125,85 @@ describe('the analysis model', () => {
     expect(analysisRequest(snapshot, 99).moves).toEqual(LINE);
   });
 
-  it('says a score in goats, from the side asked', () => {
-    const reply = { bestMove: 'G@c3', forTigers: 180, mateIn: null, captureIn: null, depth: 4, nodes: 1 };
+  const reply = { bestMove: 'G@c3', forTigers: 180, mateIn: null, captureIn: null, depth: 4, nodes: 1 };
+
+  it('says a lead in goats ahead, never as a score; the bar from the side asked', () => {
     expect(verdictOf(reply, 'tiger')).toEqual({
-      value: '+1.5',
-      words: 'Tigers are clearly better',
+      kind: 'lead',
+      words: 'Tigers are about 2 goats ahead',
       goats: 1.5,
     });
     expect(verdictOf(reply, 'goat')).toEqual({
-      value: '−1.5',
-      words: 'Tigers are clearly better',
+      kind: 'lead',
+      words: 'Tigers are about 2 goats ahead',
       goats: -1.5,
     });
-    expect(verdictOf({ ...reply, forTigers: -48 }, 'goat').words).toBe('Goats are better');
-    expect(verdictOf({ ...reply, forTigers: 5 }, 'goat')).toMatchObject({
-      value: '0.0',
-      words: 'About even',
+    // The start position of Bagh Chal, as the engine sees it: −2.0 was on screen.
+    expect(verdictOf({ ...reply, forTigers: 240 }, 'goat').words).toBe('Tigers are about 2 goats ahead');
+    expect(verdictOf({ ...reply, forTigers: -100 }, 'goat').words).toBe('Goats are about a goat ahead');
+    expect(verdictOf({ ...reply, forTigers: -420 }, 'tiger').words).toBe('Goats are about 4 goats ahead');
+    expect(verdictOf({ ...reply, forTigers: 600 }, 'tiger')).toMatchObject({
+      words: 'Tigers are far ahead',
+      goats: 5,
     });
-    expect(verdictOf({ ...reply, captureIn: 3 }, 'goat')).toMatchObject({
-      value: '−1.5',
+    expect(verdictOf({ ...reply, forTigers: -5000 }, 'tiger')).toMatchObject({
+      words: 'Goats are far ahead',
+      goats: -10,
+    });
+  });
+
+  it('calls a position near 0 even, either way', () => {
+    for (const forTigers of [0, 5, -48, 59, -59])
+      expect(verdictOf({ ...reply, forTigers }, 'goat'), String(forTigers)).toMatchObject({
+        kind: 'even',
+        words: 'Even: neither side is ahead',
+      });
+    expect(verdictOf({ ...reply, forTigers: 60 }, 'goat').kind).toBe('lead');
+  });
+
+  it('says a forced capture and a forced win in moves of the side that gets there', () => {
+    expect(verdictOf({ ...reply, captureIn: 3 }, 'goat')).toEqual({
+      kind: 'capture',
       words: 'Tigers take a goat in 2 moves',
+      goats: -1.5,
     });
+    expect(verdictOf({ ...reply, captureIn: 1 }, 'goat').words).toBe('Tigers take a goat in 1 move');
+    expect(verdictOf({ ...reply, forTigers: 99_995, mateIn: 5 }, 'goat').words).toBe('Tigers win in 3 moves');
+    expect(verdictOf({ ...reply, forTigers: -99_996, mateIn: -4 }, 'tiger')).toEqual({
+      kind: 'win',
+      words: 'Goats trap the tigers in 2 moves',
+      goats: -10,
+    });
+    expect(verdictOf({ ...reply, forTigers: -99_999, mateIn: -1 }, 'goat').words).toBe(
+      'Goats trap the tigers in 1 move',
+    );
+  });
+
+  it('says a finished game’s result as its result (the engine’s 100000 was +833.3)', () => {
+    const ended = { ...reply, bestMove: null, forTigers: 100_000 };
+    expect(verdictOf(ended, 'tiger')).toEqual({ kind: 'over', words: 'Tigers have won', goats: 10 });
+    expect(verdictOf({ ...ended, forTigers: -100_000 }, 'tiger').words).toBe('Goats have won');
+    expect(verdictOf(ended, 'goat', { winner: 'tiger', reason: 'captures' })).toEqual({
+      kind: 'over',
+      words: 'Tigers win — enough goats captured',
+      goats: -10,
+    });
+    // A resignation ends a game the engine still scores: the result is what is said.
+    expect(verdictOf(reply, 'goat', { winner: 'goat', reason: 'resign' })).toMatchObject({
+      kind: 'over',
+      words: 'Goats win — resignation',
+    });
+    expect(verdictOf(reply, 'goat', { winner: null, reason: 'agreement' })).toMatchObject({ goats: 0 });
+  });
+
+  it('shows no number that is a score', () => {
+    const replies = [0, 35, -240, 1000, -3000, 100_000].flatMap((forTigers) => [
+      { ...reply, forTigers },
+      { ...reply, forTigers, captureIn: 4 },
+    ]);
+    for (const one of replies)
+      for (const view of ['goat', 'tiger'] as const)
+        expect(verdictOf(one, view).words).not.toMatch(/\d\.\d|[+−-]\d/);
   });
 
   it('asks the worker once per position', async () => {
@@ -177,12 +243,13 @@ describe('the Analyse panel', () => {
     expect(best).toMatch(/^G@/);
     expect(onbest).toHaveBeenLastCalledWith(best);
     expect(worker.posted[0]?.request.moves).toEqual(LINE.slice(0, 4));
-    const goatView = container.querySelector('[data-eval]')?.getAttribute('data-eval');
+    const goatView = Number(container.querySelector('[data-goats]')?.getAttribute('data-goats'));
+    expect(container.querySelector('.analysis')?.textContent).not.toMatch(/\d\.\d/);
     await fireEvent.change(getByRole('combobox', { name: 'Evaluation seen from' }), {
       target: { value: 'tiger' },
     });
-    const tigerView = container.querySelector('[data-eval]')?.getAttribute('data-eval');
-    if (goatView !== '0.0') expect(tigerView).not.toBe(goatView);
+    const tigerView = Number(container.querySelector('[data-goats]')?.getAttribute('data-goats'));
+    expect(tigerView + goatView).toBe(0);
 
     // The board draws the hint it is given.
     const model = boardModel({ ...snapshot, position: 'T3T/5/5/5/T3T g 20 0' }, 'goat', false);

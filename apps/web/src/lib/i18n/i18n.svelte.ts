@@ -10,13 +10,7 @@ export { locales };
 
 const KEY = 'bagh:locale';
 
-/** Each language's own name, as its speakers write it (the switcher shows these, untranslated). */
-export const LOCALE_NAMES: { readonly [L in Locale]: string } = {
-  en: 'English',
-  ne: 'नेपाली',
-  hi: 'हिन्दी',
-  bn: 'বাংলা',
-};
+export { LOCALE_NAMES } from './names.js';
 
 type Message = (inputs?: Record<string, unknown>) => string;
 /** Each language's texts in messages/en.json's order, filled by `load` (the page's language only). */
