@@ -34,7 +34,10 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
  */
 const CORNER = 'GGGG1/GGGGG/GGGGG/TTGGG/TTGGG';
 
-describe('pnpm tablebase and bagh solve on the reduced rules (tigers win at the first capture)', () => {
+// Child processes on a shared machine: generous timeouts (no test asserts a duration).
+describe('pnpm tablebase and bagh solve on the reduced rules (tigers win at the first capture)', {
+  timeout: 600_000,
+}, () => {
   const dir = join(scratch, 'one');
   const solve = (position: string, env: Record<string, string> = { TABLEBASE_DIR: dir }) =>
     run('bagh', ['solve', position], env);
@@ -106,15 +109,22 @@ describe('pnpm tablebase and bagh solve on the reduced rules (tigers win at the 
   });
 });
 
-describe('pnpm tablebase resumes an interrupted build', () => {
+describe('pnpm tablebase resumes an interrupted build', { timeout: 600_000 }, () => {
   it('keeps the tiers already written and rebuilds the rest, to the same bytes', () => {
     const dir = join(scratch, 'two');
-    expect(run('tablebase', ['--dir', dir, '--captures', '2']).code).toBe(0);
+    expect(run('tablebase', ['--dir', dir, '--captures', '2', '--threads', '2']).code).toBe(0);
     const sums = readFileSync(join(dir, 'SHA256SUMS'), 'utf8');
+    // Two worker threads on shared arrays write what one thread does.
+    const tier1 = solveTier(1, null);
+    const hex = (values: Uint16Array) =>
+      createHash('sha256')
+        .update(new Uint8Array(values.buffer, values.byteOffset, values.byteLength))
+        .digest('hex');
+    expect(sums).toBe(`${hex(solveTier(0, tier1))}  tier-0.bin\n${hex(tier1)}  tier-1.bin\n`);
     // Interrupted after tier 1: tier 0 and the final files never written.
     for (const name of ['tier-0.bin', 'tier-0.json', 'SHA256SUMS', 'manifest.json'])
       unlinkSync(join(dir, name));
-    const again = run('tablebase', ['--dir', dir, '--captures', '2']);
+    const again = run('tablebase', ['--dir', dir, '--captures', '2', '--threads', '1']);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/tier 1: already built/);
     expect(again.stderr).toMatch(/tier 0: 531,300 positions solved/);

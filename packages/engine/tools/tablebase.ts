@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * `pnpm tablebase [--dir DIR] [--captures N]`: builds the sliding-phase table (FORMAT.md) into
+ * `pnpm tablebase [--dir DIR] [--captures N] [--threads N]`: builds the sliding-phase table (FORMAT.md) into
  * DIR, else TABLEBASE_DIR, else DATA_DIR/tablebase (DATA_DIR: ./data). Tiers 4 → 0, each written
  * atomically with its counts (tier-c.json), so an interrupted build resumes at the first tier
  * missing. `--captures N` (1–5, default 5): the tigers win at the N-th capture — a reduced rule
- * set, N tiers, for tests. A progress bar on stderr; the counts per tier on stdout at the end.
+ * set, N tiers, for tests. `--threads`: worker threads (default: the cores). A progress bar on stderr; the counts per tier on stdout at the end.
  */
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   MANIFEST_FILE,
@@ -14,7 +15,7 @@ import {
   readTier,
   readTierInfo,
   SUMS_FILE,
-  solveTier,
+  solveTierParallel,
   sumsText,
   TIER_COUNT,
   type TierInfo,
@@ -32,19 +33,25 @@ import { z } from 'zod';
 const argsSchema = z.object({
   dir: z.string().min(1),
   captures: z.coerce.number().int().min(1).max(TIER_COUNT),
+  threads: z.coerce.number().int().min(1).max(64),
 });
 
 function parseArgs(argv: readonly string[]): z.infer<typeof argsSchema> {
   const raw: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg !== '--dir' && arg !== '--captures') throw new Error(`unknown argument ${arg}`);
+    if (arg !== '--dir' && arg !== '--captures' && arg !== '--threads')
+      throw new Error(`unknown argument ${arg}`);
     const value = argv[++i];
     if (value === undefined) throw new Error(`${arg} needs a value`);
     raw[arg.slice(2)] = value;
   }
   const dir = raw.dir ?? process.env.TABLEBASE_DIR ?? join(process.env.DATA_DIR ?? './data', 'tablebase');
-  const parsed = argsSchema.safeParse({ dir, captures: raw.captures ?? TIER_COUNT });
+  const parsed = argsSchema.safeParse({
+    dir,
+    captures: raw.captures ?? TIER_COUNT,
+    threads: raw.threads ?? availableParallelism(),
+  });
   if (!parsed.success)
     throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   return parsed.data;
@@ -57,8 +64,8 @@ function clock(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-function main(): void {
-  const { dir: given, captures } = parseArgs(process.argv.slice(2));
+async function main(): Promise<void> {
+  const { dir: given, captures, threads } = parseArgs(process.argv.slice(2));
   const dir = resolve(given);
   mkdirSync(dir, { recursive: true });
   const tiers = Array.from({ length: captures }, (_, tier) => new TierSpace(tier));
@@ -84,7 +91,7 @@ function main(): void {
   for (const tier of todo) {
     const space = tiers[tier]!;
     if (tier + 1 < captures && aboveTier !== tier + 1) {
-      above = readTier(dir, tier + 1, tiers[tier + 1]!.positions);
+      above = readTier(dir, tier + 1, tiers[tier + 1]!.positions, true);
       aboveTier = tier + 1;
     }
     const tierStarted = Date.now();
@@ -104,7 +111,7 @@ function main(): void {
           `${(fraction * 100).toFixed(1)}% ${fmt(rate)} positions/s, ${clock(left)} left   `,
       );
     };
-    const values = solveTier(tier, tier + 1 < captures ? above : null, draw);
+    const values = await solveTierParallel(tier, tier + 1 < captures ? above : null, threads, draw);
     const sha256 = writeTier(dir, tier, values);
     const seconds = (Date.now() - tierStarted) / 1000;
     const info = tierInfo(tierStats(tier, values), sha256, captures, seconds);
@@ -168,9 +175,7 @@ function report(dir: string, infos: readonly TierInfo[], seconds: number): void 
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-try {
-  main();
-} catch (error) {
+main().catch((error: unknown) => {
   process.stderr.write(`\ntablebase: ${(error as Error).message}\n`);
   process.exitCode = 1;
-}
+});

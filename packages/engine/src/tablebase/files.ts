@@ -101,12 +101,14 @@ export function writeText(dir: string, name: string, text: string): void {
   writeAtomic(join(dir, name), (fd) => writeSync(fd, text));
 }
 
-/** A tier's values from its file (the size checked against `positions`). */
-export function readTier(dir: string, tier: number, positions: number): Uint16Array {
+/** A tier's values from its file (the size checked against `positions`), in a SharedArrayBuffer when `shared`. */
+export function readTier(dir: string, tier: number, positions: number, shared = false): Uint16Array {
   requireLittleEndian();
   const path = join(dir, tierFile(tier));
   if (statSync(path).size !== positions * 2) throw new Error(`${path}: not ${positions * 2} bytes`);
-  const values = new Uint16Array(positions);
+  const values = new Uint16Array(
+    shared ? new SharedArrayBuffer(positions * 2) : new ArrayBuffer(positions * 2),
+  );
   const bytes = new Uint8Array(values.buffer);
   const fd = openSync(path, 'r');
   try {
