@@ -3,7 +3,8 @@
  * A value is exact for play without history; under R13 the moves offered are the legal ones of
  * the game given (its history forbids some), each valued by the table.
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createGame,
@@ -16,7 +17,7 @@ import {
   play,
   popcount,
 } from '@bagh/rules';
-import { MANIFEST_FILE, type Manifest, manifestSchema, SUMS_FILE, sha256OfFile, tierFile } from './files.js';
+import { MANIFEST_FILE, type Manifest, manifestSchema, SUMS_FILE, tierFile } from './files.js';
 import { GOAT_COUNT, TIER_COUNT, TIGER_COUNT, TierSpace } from './space.js';
 
 export type TableResult = 'tiger' | 'goat' | 'draw';
@@ -62,13 +63,17 @@ class ArrayReader implements TierReader {
 
 class FileReader implements TierReader {
   private readonly buffer = new Uint8Array(2);
+  private closed = false;
   constructor(private readonly fds: readonly number[]) {}
   value(tier: number, index: number): number {
     if (readSync(this.fds[tier]!, this.buffer, 0, 2, index * 2) !== 2)
       throw new Error('tablebase: short read');
     return this.buffer[0]! | (this.buffer[1]! << 8);
   }
+  /** Closes the files (once: later calls do nothing). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     for (const fd of this.fds) closeSync(fd);
   }
 }
@@ -113,8 +118,11 @@ export class Tablebase {
     return new Tablebase(new FileReader(fds), manifest.winCaptures, dir);
   }
 
-  /** Checks every tier file against SHA256SUMS; throws TablebaseMissing naming the first that differs. */
-  verify(): void {
+  /**
+   * Checks every tier file against SHA256SUMS (streamed: the event loop stays free); rejects
+   * with TablebaseMissing naming the first that differs.
+   */
+  async verify(): Promise<void> {
     if (this.dir === null) return;
     const sums = new Map<string, string>();
     for (const line of readFileSync(join(this.dir, SUMS_FILE), 'utf8').split('\n')) {
@@ -125,7 +133,10 @@ export class Tablebase {
       const name = tierFile(tier);
       const expected = sums.get(name);
       if (!expected) throw new TablebaseMissing(`${SUMS_FILE} has no line for ${name}`);
-      if (sha256OfFile(join(this.dir, name)) !== expected)
+      const hash = createHash('sha256');
+      for await (const chunk of createReadStream(join(this.dir, name), { highWaterMark: 1 << 22 }))
+        hash.update(chunk as Buffer);
+      if (hash.digest('hex') !== expected)
         throw new TablebaseMissing(`${name} does not match its checksum in ${SUMS_FILE}`);
     }
   }
