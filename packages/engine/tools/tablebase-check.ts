@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `node packages/engine/dist-tools/tablebase-check.js [--dir DIR] [--samples N]`: checks a built
+ * `pnpm tablebase:check [--dir DIR] [--samples N]`: checks a built
  * table against the rules, independently of the solver: N random positions per tier (default
  * 20,000) and each of their moves by the rules package's own generator (SearchBoard). Every
  * sampled value must be what its children's values make it (the issue's invariants): a win in N
