@@ -15,6 +15,7 @@ import { apiRoutes } from './http/api.js';
 import { installErrorHandler } from './http/errors.js';
 import { gamesRoutes } from './http/games.js';
 import { serveMetrics } from './http/metrics.js';
+import { tablebaseRoutes } from './http/tablebase.js';
 import { webRoutes } from './http/web.js';
 import { type AddressOf, clientAddress } from './limits/address.js';
 import { BotGames } from './limits/bot-games.js';
@@ -232,6 +233,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     budget: new Budget('games', GAMES_BUDGET, cluster?.client),
     onLimited: () => metrics.limited.inc({ limit: 'games' }),
   });
+  await tablebaseRoutes(fastify, { dir: config.TABLEBASE_DIR ?? join(config.DATA_DIR, 'tablebase'), log });
   await webRoutes(fastify, { webDist: resolve(config.WEB_DIST) });
   await fastify.ready();
 

@@ -24,6 +24,8 @@ const EnvSchema = z.object({
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),
+  /** The sliding-phase tablebase built by `pnpm tablebase` (default: DATA_DIR/tablebase). */
+  TABLEBASE_DIR: z.string().min(1).optional(),
   /** How long (ms) a player's connections must all be gone before the opponent may claim the game. */
   ABANDON_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits per client). */

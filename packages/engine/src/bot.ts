@@ -10,6 +10,19 @@ export interface BotChoice {
   readonly nodes: number;
 }
 
+/**
+ * An oracle that knows the best move of some positions — the sliding-phase tablebase, registered
+ * by a Node host with `useMoveOracle(game => table.bestMove(game))` — or null where it does not.
+ * It must choose among `legalMoves(game)` (R13 applies to the game's history).
+ */
+export type MoveOracle = (game: Game) => Move | null;
+let moveOracle: MoveOracle | null = null;
+
+/** Makes `max` play the oracle's move wherever it has one (null: search only). */
+export function useMoveOracle(oracle: MoveOracle | null): void {
+  moveOracle = oracle;
+}
+
 export function chooseMove(
   game: Game,
   level: Level,
@@ -17,6 +30,8 @@ export function chooseMove(
   searcher: Searcher = new Searcher(),
   overrides: SearchLimits = {},
 ): BotChoice | null {
+  const known = level === 'max' && moveOracle !== null ? moveOracle(game) : null;
+  if (known) return { move: known, score: 0, depth: 0, nodes: 0 };
   const settings = LEVEL_SETTINGS[level];
   const limits = { ...settings.limits, ...overrides };
   const result = searcher.search(game, limits);

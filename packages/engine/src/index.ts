@@ -1,4 +1,4 @@
-export { type BotChoice, chooseMove, seededRandom } from './bot.js';
+export { type BotChoice, chooseMove, type MoveOracle, seededRandom, useMoveOracle } from './bot.js';
 export { type CommandResult, runBotCommand } from './bot-command.js';
 export { DEFAULT_WEIGHTS, evaluateForTigers, GOAT_WEIGHTS, type Weights, WIN_SCORE } from './evaluate.js';
 export { LEVEL_SETTINGS, LEVELS, type Level, type LevelSettings } from './levels.js';
