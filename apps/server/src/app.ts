@@ -233,7 +233,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     budget: new Budget('games', GAMES_BUDGET, cluster?.client),
     onLimited: () => metrics.limited.inc({ limit: 'games' }),
   });
-  await tablebaseRoutes(fastify, { dir: config.TABLEBASE_DIR ?? join(config.DATA_DIR, 'tablebase'), log });
+  await tablebaseRoutes(fastify, {
+    dir: config.TABLEBASE_DIR ?? join(config.DATA_DIR, 'tablebase'),
+    log,
+    onVerified: (dir) => bots.useTablebase(dir),
+  });
   await webRoutes(fastify, { webDist: resolve(config.WEB_DIST) });
   await fastify.ready();
 

@@ -4,10 +4,16 @@
  * worker, take back requests nobody wants (queued or running), and keep one request per room,
  * the quick levels not held behind long searches.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LEVEL_SETTINGS, LEVELS, type Level } from '@bagh/engine';
-import { createGame, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
+import { Tablebase } from '@bagh/engine/tablebase';
+import { createGame, legalMoves, makeMove, parsePosition, playMoveTexts } from '@bagh/rules';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type BotMoveRequest, BotPool, BotSearchCancelled } from '../src/bots/pool.js';
 import { waitUntil } from './helpers.js';
 
@@ -157,5 +163,53 @@ describe('bot pool', () => {
     await bots.close();
     expect(String(await pending)).toMatch(/closed/);
     await expect(bots.move(request('beginner'))).rejects.toThrow(/closed/);
+  });
+});
+
+describe('bot pool with a tablebase', () => {
+  // The reduced table (the tigers win at the first capture: one tier, 1 MB) built by the real tool.
+  const dir = mkdtempSync(join(tmpdir(), 'bagh-pool-table-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const tool = fileURLToPath(new URL('../../../packages/engine/dist-tools/tablebase.js', import.meta.url));
+  /** Goats to move with one empty point: d5-e5 or e4-e5 shuts the tigers in, d4-e5 lets b2 jump. */
+  const CORNER = 'GGGG1/GGGGG/GGGGG/TTGGG/TTGGG g 0 0';
+  const sliding: BotMoveRequest = {
+    variant: 'bagh-chal',
+    options: {},
+    start: CORNER,
+    moves: [],
+    level: 'max',
+    seed: 1,
+  };
+
+  it('plays the table’s move at max once told to, in its workers and in those spawned later', {
+    timeout: 600_000,
+  }, async () => {
+    const built = spawnSync(process.execPath, [tool, '--dir', dir, '--captures', '1']);
+    expect(built.status).toBe(0);
+    const table = Tablebase.open(dir);
+    const start = parsePosition(CORNER);
+    if (!start.ok) throw new Error(start.error.message);
+    const game = createGame('bagh-chal', {}, start.value);
+    if (!game.ok) throw new Error(game.error.message);
+    const best = table.bestMove(game.value);
+    table.close();
+    expect(best && makeMove(best)).toMatch(/^(d5|e4)-e5$/);
+
+    const bots = pool(1);
+    const searched = await bots.move(sliding);
+    expect(searched.nodes).toBeGreaterThan(0);
+
+    bots.useTablebase(dir);
+    const probed = await bots.move(sliding);
+    expect(probed).toEqual({ move: makeMove(best!), depth: 0, nodes: 0 });
+    // Below max, and outside the table (the placement phase), the search answers as before.
+    expect((await bots.move({ ...sliding, level: 'strong' })).nodes).toBeGreaterThan(0);
+    expect((await bots.move(request('max'))).nodes).toBeGreaterThan(0);
+
+    const first = bots.threads[0]!;
+    await first.terminate();
+    await waitUntil(() => bots.threads[0] !== first);
+    expect(await bots.move(sliding)).toEqual(probed);
   });
 });

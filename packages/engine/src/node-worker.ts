@@ -7,17 +7,39 @@
  * `workerData.stop`, an Int32Array on a SharedArrayBuffer, cancels a search: the parent stores
  * the id of a request it no longer wants, and that search ends at its next clock check (a
  * message could not arrive while the search holds the thread).
+ *
+ * `workerData.tablebase`, or a later `{ tablebase }` message, names a verified sliding-phase
+ * tablebase: `max` then plays its best move wherever it holds the position.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { useMoveOracle } from './bot.js';
 import { baghChalEndgame } from './endgame.js';
 import { type BotMoveRequest, botMove } from './request.js';
 import { Searcher } from './search.js';
+import { Tablebase } from './tablebase/probe.js';
+
+type WorkerMessage = { id: number; request: BotMoveRequest } | { tablebase: string };
 
 const searcher = new Searcher();
 setImmediate(baghChalEndgame);
-const { stop } = (workerData ?? {}) as { stop?: Int32Array };
+const { stop, tablebase } = (workerData ?? {}) as { stop?: Int32Array; tablebase?: string | null };
+if (tablebase) playFromTablebase(tablebase);
 
-parentPort?.on('message', (message: { id: number; request: BotMoveRequest }) => {
+/** A table that cannot be opened (deleted since it was verified) leaves `max` to its search. */
+function playFromTablebase(dir: string): void {
+  try {
+    const table = Tablebase.open(dir);
+    useMoveOracle((game) => table.bestMove(game));
+  } catch (error) {
+    console.error(`bot worker: tablebase ${dir} not used: ${(error as Error).message}`);
+  }
+}
+
+parentPort?.on('message', (message: WorkerMessage) => {
+  if ('tablebase' in message) {
+    playFromTablebase(message.tablebase);
+    return;
+  }
   try {
     const limits = stop ? { stopped: () => Atomics.load(stop, 0) === message.id } : {};
     const reply = botMove(message.request, searcher, limits);

@@ -84,6 +84,8 @@ export class BotPool {
   readonly #queue = new FairQueue<Job>();
   #nextId = 1;
   #closed = false;
+  /** The verified sliding-phase tablebase every worker's `max` plays from (null: search only). */
+  #tablebase: string | null = null;
   /** Requests answered by the inline fallback after a worker overran or died (for metrics, tests). */
   fallbacks = 0;
   /** Requests handed to a worker (for metrics, tests). */
@@ -99,6 +101,15 @@ export class BotPool {
       this.#slots.push(slot);
       this.#listen(slot);
     }
+  }
+
+  /**
+   * Makes `max` play the tablebase's best move in the sliding phase: the workers open the table
+   * in `dir` (already verified against its checksums) and so does every worker spawned later.
+   */
+  useTablebase(dir: string): void {
+    this.#tablebase = dir;
+    for (const slot of this.#slots) slot.worker.postMessage({ tablebase: dir });
   }
 
   /** Requests waiting for a worker. */
@@ -196,7 +207,7 @@ export class BotPool {
   }
 
   #spawn(stop: Int32Array): Worker {
-    const worker = new Worker(WORKER_PATH, { workerData: { stop } });
+    const worker = new Worker(WORKER_PATH, { workerData: { stop, tablebase: this.#tablebase } });
     worker.unref();
     return worker;
   }

@@ -17,6 +17,8 @@ export interface TablebaseOptions {
   /** TABLEBASE_DIR, else DATA_DIR/tablebase. */
   readonly dir: string;
   readonly log: Logger;
+  /** Called once the table's checksums match (the computer then plays from it). */
+  readonly onVerified?: (dir: string) => void;
 }
 
 const TablebaseQuery = z.object({ position: z.string().trim().min(1).max(120) });
@@ -31,6 +33,7 @@ export async function tablebaseRoutes(fastify: FastifyInstance, opts: TablebaseO
       .verify()
       .then(() => {
         table = opened;
+        opts.onVerified?.(opts.dir);
         opts.log.info({ dir: opts.dir }, 'tablebase verified');
       })
       .catch((error: unknown) => {
