@@ -18,6 +18,7 @@
 import { createShardedAdapter } from '@socket.io/redis-adapter';
 import type { Logger } from 'pino';
 import { createClient } from 'redis';
+import type { Namespace } from 'socket.io';
 
 export interface RedisCluster {
   /** For `new Server(http, { adapter })`. */
@@ -51,18 +52,80 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
       `REDIS_URL: Redis 7 or later is needed (sharded pub/sub), this one is ${version ?? 'unknown'}`,
     );
   }
+  const pending = trackSubscriptions(sub);
   // "dynamic": one channel per room (a socket's own room excepted), subscribed while a socket of
   // this node is in it.
-  const adapter = createShardedAdapter(pub, sub, { channelPrefix: 'bagh', subscriptionMode: 'dynamic' });
+  const sharded = createShardedAdapter(pub, sub, {
+    channelPrefix: CHANNEL_PREFIX,
+    subscriptionMode: 'dynamic',
+  });
+  // Socket.IO calls it with `new`: a function declaration, not an arrow.
+  function adapter(nsp: Namespace) {
+    const made = sharded(nsp);
+    const channelOf = (room: string) => `${CHANNEL_PREFIX}#${nsp.name}#${room}#`;
+    subscriptions.set(made, (room) => (sub.isReady ? (pending.get(channelOf(room)) ?? settled) : settled));
+    return made;
+  }
   log.info({ redis: redactedUrl(url) }, 'several-node mode: Socket.IO adapter and budgets in Redis');
   return {
-    adapter,
+    adapter: adapter as ReturnType<typeof createShardedAdapter>,
     client: pub,
     close: async () => {
       await Promise.all([pub, sub].map((client) => (client.isOpen ? client.close() : undefined)));
     },
   };
 }
+
+const CHANNEL_PREFIX = 'bagh';
+
+/** The longest a join waits for its room's subscription (Redis slow or away: the re-join recovers). */
+const SUBSCRIBE_WAIT_MS = 2000;
+
+const settled: Promise<void> = Promise.resolve();
+
+/** Per adapter: the subscription under way of a room's channel (settled when there is none). */
+const subscriptions = new WeakMap<object, (room: string) => Promise<void>>();
+
+/**
+ * The adapter subscribes to a room's channel when the room's first local socket joins, without
+ * waiting: until Redis has confirmed it, the room's events published by the other nodes are not
+ * heard here. Resolves once it is confirmed (or failed, or after SUBSCRIBE_WAIT_MS); at once for a
+ * room already heard and for an adapter without channels per room (one node).
+ */
+export function roomSubscribed(adapter: object, room: string): Promise<void> {
+  const pending = subscriptions.get(adapter)?.(room);
+  if (pending === undefined || pending === settled) return settled;
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    pending,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** Keeps each channel's latest subscription promise until it settles (a failure is only logged by the client). */
+function trackSubscriptions(sub: { sSubscribe: Subscribe }): Map<string, Promise<void>> {
+  const pending = new Map<string, Promise<void>>();
+  const subscribe = sub.sSubscribe.bind(sub);
+  sub.sSubscribe = ((channels, listener, bufferMode) => {
+    const subscribing = subscribe(channels, listener, bufferMode);
+    const done = subscribing.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const channel of typeof channels === 'string' ? [channels] : channels) {
+      pending.set(channel, done);
+      void done.then(() => {
+        if (pending.get(channel) === done) pending.delete(channel);
+      });
+    }
+    return subscribing;
+  }) as Subscribe;
+  return pending;
+}
+
+type Subscribe = (channels: string | string[], listener: never, bufferMode?: boolean) => Promise<void>;
 
 /** The URL without its password, for logs. */
 export function redactedUrl(url: string): string {

@@ -75,6 +75,9 @@ interface BotWork {
 /** Called inside the room's turn, after the events are durable and broadcast. */
 export type Settle = (result: Reduction, room: Room) => void;
 
+/** How one command's events are sent instead of the room's broadcast (a join leaves its socket out). */
+export type Send = (event: RoomEvent) => void;
+
 /**
  * Work a command needs before it is judged (a rematch creates its room), done in the room's turn
  * on the state it will be judged on: the command to judge, or a refusal.
@@ -173,9 +176,10 @@ export class Room {
 
   /**
    * Runs the command in turn, stamped with the time it is judged at; `settle` sees the result
-   * inside the same turn. A clock that ran out before the command is judged first.
+   * inside the same turn. A clock that ran out before the command is judged first. `send`, when
+   * given, sends this command's own events instead of the room's broadcast.
    */
-  dispatch(command: Command, settle?: Settle, prepare?: Prepare): Promise<Reduction> {
+  dispatch(command: Command, settle?: Settle, prepare?: Prepare, send?: Send): Promise<Reduction> {
     this.#pending++;
     const run = this.#tail.then(async () => {
       const at = command.at ?? this.#deps.now();
@@ -194,7 +198,7 @@ export class Room {
         if (recount.ok && recount.value.events.length === 0) this.#state = { ...this.#state, at: judgedAt };
       }
       const retried = TIMER_COMMANDS.has(command.type) || this.#isDeparted(command);
-      const result = this.#noteStore(await this.#apply({ ...command, at }, prepare));
+      const result = this.#noteStore(await this.#apply({ ...command, at }, prepare, send));
       this.#noteDeparture(command, result);
       // A timer retrying against a failing store keeps no empty room in memory.
       if (result.ok || !retried) this.#lastActive = Date.now();
@@ -446,7 +450,7 @@ export class Room {
     }
   }
 
-  async #apply(asked: Command, prepare?: Prepare): Promise<Reduction> {
+  async #apply(asked: Command, prepare?: Prepare, send: Send = this.#deps.broadcast): Promise<Reduction> {
     if (this.#gone) return this.#vanished();
     // Every socket of the room on this node: judged on the cache without reading the stored
     // version first. Only a stored change is taken as is (the append's version check proves the
@@ -506,7 +510,7 @@ export class Room {
       for (const event of events) {
         this.#history.push(event);
         this.#deps.onEvent?.(event);
-        this.#deps.broadcast(event);
+        send(event);
       }
       if (chat) this.#deps.deliverChat?.(chat);
       if (this.log.isLevelEnabled('debug')) {
