@@ -52,7 +52,7 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
       `REDIS_URL: Redis 7 or later is needed (sharded pub/sub), this one is ${version ?? 'unknown'}`,
     );
   }
-  const pending = trackSubscriptions(sub);
+  const pending = serializeSubscriptions(sub);
   // "dynamic": one channel per room (a socket's own room excepted), subscribed while a socket of
   // this node is in it.
   const sharded = createShardedAdapter(pub, sub, {
@@ -89,43 +89,66 @@ const subscriptions = new WeakMap<object, (room: string) => Promise<void>>();
 /**
  * The adapter subscribes to a room's channel when the room's first local socket joins, without
  * waiting: until Redis has confirmed it, the room's events published by the other nodes are not
- * heard here. Resolves once it is confirmed (or failed, or after SUBSCRIBE_WAIT_MS); at once for a
- * room already heard and for an adapter without channels per room (one node).
+ * heard here. Resolves once it is confirmed or failed (true), or after SUBSCRIBE_WAIT_MS (false);
+ * at once for a room already heard and for an adapter without channels per room (one node).
  */
-export function roomSubscribed(adapter: object, room: string): Promise<void> {
+export async function roomSubscribed(adapter: object, room: string): Promise<boolean> {
   const pending = subscriptions.get(adapter)?.(room);
-  if (pending === undefined || pending === settled) return settled;
+  if (pending === undefined || pending === settled) return true;
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    pending,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  try {
+    return await Promise.race([
+      pending.then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), SUBSCRIBE_WAIT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** Keeps each channel's latest subscription promise until it settles (a failure is only logged by the client). */
-function trackSubscriptions(sub: { sSubscribe: Subscribe }): Map<string, Promise<void>> {
+/**
+ * Runs the subscribe and unsubscribe commands of one channel one after the other, and keeps the
+ * latest one under way by channel (for `roomSubscribed`). node-redis takes a channel whose
+ * SUNSUBSCRIBE is still unanswered for subscribed (and forgets it when the answer comes), and
+ * one whose SSUBSCRIBE is unanswered as unsubscribed: a room whose last socket here left just as
+ * another joined would stay deaf here. A failure is logged by the client; the adapter never
+ * awaits these.
+ */
+function serializeSubscriptions(sub: {
+  sSubscribe: Subscribe;
+  sUnsubscribe: Unsubscribe;
+}): Map<string, Promise<void>> {
   const pending = new Map<string, Promise<void>>();
-  const subscribe = sub.sSubscribe.bind(sub);
-  sub.sSubscribe = ((channels, listener, bufferMode) => {
-    const subscribing = subscribe(channels, listener, bufferMode);
-    const done = subscribing.then(
+  const inTurn = (channels: string | string[], command: () => Promise<void>): Promise<void> => {
+    const list = typeof channels === 'string' ? [channels] : channels;
+    const before = list.map((channel) => pending.get(channel)).filter((p) => p !== undefined);
+    const done = (before.length === 0 ? command() : Promise.all(before).then(command)).then(
       () => undefined,
       () => undefined,
     );
-    for (const channel of typeof channels === 'string' ? [channels] : channels) {
+    for (const channel of list) {
       pending.set(channel, done);
       void done.then(() => {
         if (pending.get(channel) === done) pending.delete(channel);
       });
     }
-    return subscribing;
-  }) as Subscribe;
+    return done;
+  };
+  const subscribe = sub.sSubscribe.bind(sub);
+  const unsubscribe = sub.sUnsubscribe.bind(sub);
+  sub.sSubscribe = ((channels, listener, bufferMode) =>
+    inTurn(channels, () => subscribe(channels, listener, bufferMode))) as Subscribe;
+  sub.sUnsubscribe = ((channels, listener, bufferMode) =>
+    channels === undefined
+      ? unsubscribe(channels, listener, bufferMode)
+      : inTurn(channels, () => unsubscribe(channels, listener, bufferMode))) as Unsubscribe;
   return pending;
 }
 
 type Subscribe = (channels: string | string[], listener: never, bufferMode?: boolean) => Promise<void>;
+type Unsubscribe = (channels?: string | string[], listener?: never, bufferMode?: boolean) => Promise<void>;
 
 /** The URL without its password, for logs. */
 export function redactedUrl(url: string): string {

@@ -199,7 +199,9 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
   async function admit(roomId: string): Promise<{ readonly was: boolean; readonly send?: Send }> {
     if (socket.rooms.has(roomId)) return { was: true };
     await socket.join(roomId);
-    await roomSubscribed(io.of('/').adapter, roomId);
+    if (!(await roomSubscribed(io.of('/').adapter, roomId))) {
+      log.warn({ roomId }, 'join: the room channel subscription is not confirmed yet; judged all the same');
+    }
     return { was: false, send: (event) => socket.to(event.roomId).emit('room:event', event) };
   }
 
