@@ -19,6 +19,8 @@ import { createShardedAdapter } from '@socket.io/redis-adapter';
 import type { Logger } from 'pino';
 import { createClient } from 'redis';
 import type { Namespace } from 'socket.io';
+import { z } from 'zod';
+import { type Stored, storedWith } from '../rooms/room.js';
 
 export interface RedisCluster {
   /** For `new Server(http, { adapter })`. */
@@ -64,6 +66,7 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
     const made = sharded(nsp);
     const channelOf = (room: string) => `${CHANNEL_PREFIX}#${nsp.name}#${room}#`;
     subscriptions.set(made, (room) => (sub.isReady ? (pending.get(channelOf(room)) ?? settled) : settled));
+    carryStored(made as unknown as ClusterInternals);
     return made;
   }
   log.info({ redis: redactedUrl(url) }, 'several-node mode: Socket.IO adapter and budgets in Redis');
@@ -149,6 +152,67 @@ function serializeSubscriptions(sub: {
 
 type Subscribe = (channels: string | string[], listener: never, bufferMode?: boolean) => Promise<void>;
 type Unsubscribe = (channels?: string | string[], listener?: never, bufferMode?: boolean) => Promise<void>;
+
+/** What a node does with the changes another node stored (see Room.feed). */
+const hearers = new WeakMap<object, (stored: Stored) => void>();
+
+/** With several nodes: `hear` gets the changes the other nodes store, with their rooms' events. */
+export function hearStored(adapter: object, hear: (stored: Stored) => void): void {
+  hearers.set(adapter, hear);
+}
+
+/** The cluster adapter's message hooks (socket.io-adapter's ClusterAdapter, not in its types). */
+interface ClusterInternals {
+  readonly uid: string;
+  doPublish(message: ClusterMessage): Promise<string>;
+  onMessage(message: ClusterMessage, offset?: string): unknown;
+}
+interface ClusterMessage {
+  uid?: string;
+  type: number;
+  data?: { packet?: { data?: unknown[] }; stored?: unknown };
+}
+
+/** socket.io-adapter's MessageType.BROADCAST. */
+const BROADCAST = 3;
+
+/** The stored changes carried by a broadcast, as another node sent them (outside input). */
+const StoredMessage = z.object({
+  roomId: z.string().min(1),
+  from: z.number().int().nonnegative(),
+  version: z.number().int().positive(),
+  changes: z.array(
+    z.object({
+      version: z.number().int().positive(),
+      kind: z.string(),
+      data: z.record(z.string(), z.unknown()).nullable(),
+    }),
+  ),
+});
+
+/**
+ * A room event's broadcast carries the changes its command stored (Room's `storedWith`) in the
+ * same Redis message: the nodes that hear the room apply them to their cached room, and judge
+ * their next command without reading the store first. The node's own messages are not fed back.
+ */
+function carryStored(adapter: ClusterInternals): void {
+  const publish = adapter.doPublish.bind(adapter);
+  adapter.doPublish = (message) => {
+    const event = message.type === BROADCAST ? message.data?.packet?.data?.[1] : undefined;
+    const stored = typeof event === 'object' && event !== null ? storedWith.get(event as never) : undefined;
+    if (stored && message.data) message.data.stored = stored;
+    return publish(message);
+  };
+  const receive = adapter.onMessage.bind(adapter);
+  adapter.onMessage = (message, offset) => {
+    const stored = message.uid !== adapter.uid ? message.data?.stored : undefined;
+    if (stored !== undefined) {
+      const parsed = StoredMessage.safeParse(stored);
+      if (parsed.success) hearers.get(adapter)?.(parsed.data);
+    }
+    return receive(message, offset);
+  };
+}
 
 /** The URL without its password, for logs. */
 export function redactedUrl(url: string): string {

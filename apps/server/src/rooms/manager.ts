@@ -28,7 +28,7 @@ import type { RoomRecord, RoomStorage, StoredData } from '../storage/types.js';
 import { archivedGameOf, finishedAtOf } from './archive.js';
 import { restoreRoomState } from './changes.js';
 import { type Command, judge, type Reduction } from './reducer.js';
-import { type Prepare, Room, type RoomBots, type Send, type Settle } from './room.js';
+import { type Prepare, Room, type RoomBots, type Send, type Settle, type Stored } from './room.js';
 import { snapshotOf } from './snapshot.js';
 import {
   botSeatOf,
@@ -341,6 +341,11 @@ export class RoomManager {
       .catch((error: unknown) =>
         this.#opts.log.warn({ err: error, roomId: state.roomId }, 'game not archived'),
       );
+  }
+
+  /** Changes another node stored for a room: applied to it if it is in memory here (see Room.feed). */
+  feed(stored: Stored): void {
+    this.#rooms.get(stored.roomId)?.feed(stored);
   }
 
   /** Whether this node holds the room in memory and its game has no result yet. */

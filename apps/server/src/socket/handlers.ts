@@ -19,7 +19,7 @@ import type { Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { DefaultEventsMap, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
-import { roomSubscribed } from '../cluster/redis.js';
+import { hearStored, roomSubscribed } from '../cluster/redis.js';
 import type { AddressOf } from '../limits/address.js';
 import type { Budget } from '../limits/budget.js';
 import type { RoomLimits } from '../limits/rooms.js';
@@ -89,6 +89,8 @@ const acked =
   };
 
 export function attachSocketHandlers(io: BaghServer, deps: SocketDeps): void {
+  // Several nodes: the changes other nodes store reach the rooms held here with their events.
+  hearStored(io.of('/').adapter, (stored) => deps.rooms.feed(stored));
   io.on('connection', (socket) => onConnection(io, socket, deps));
 }
 
