@@ -4,8 +4,9 @@
  * websockets) against Bagh or against a bare Socket.IO relay, and the figures printed.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreateRoomReply, RoomEvent } from '@bagh/protocol';
@@ -94,10 +95,12 @@ async function serve(target: Target, redisUrl?: string, databaseUrl?: string): P
     port = (http.address() as { port: number }).port;
     stop = () => new Promise<void>((resolve) => io.close(() => resolve()));
   }
+  const profiler = await segmentProfiler(process.env.BENCH_CPU_PROF);
   process.on('message', (message: { type: string }) => {
     if (message.type === 'stats') {
       const cpu = process.cpuUsage();
       send({ type: 'stats', cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss });
+      void profiler?.();
     } else if (message.type === 'stop') {
       void stop().finally(() => process.exit(0));
     }
@@ -106,22 +109,37 @@ async function serve(target: Target, redisUrl?: string, databaseUrl?: string): P
   send({ type: 'ready', port });
 }
 
+/**
+ * BENCH_CPU_PROF=<dir>: a V8 CPU profile of each server between two stats samples, written as
+ * `<target pid>-<n>.cpuprofile` (n = 2 is the measured run: 1 is the set-up of the load), so the
+ * profile holds the moves and not the start-up. Returns what to call at each sample.
+ */
+async function segmentProfiler(dir: string | undefined): Promise<(() => Promise<void>) | undefined> {
+  if (!dir) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  let segment = 0;
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(dir, `${process.pid}-${segment++}.cpuprofile`), JSON.stringify(profile));
+    await session.post('Profiler.start');
+  };
+}
+
 /** A server in a child process: the running bench script forked with `--serve=<target>`. */
 export class ServerProcess {
   readonly #child: ChildProcess;
   readonly #waiting: ((message: ChildMessage) => void)[] = [];
 
   constructor(target: Target, options: { redisUrl?: string; databaseUrl?: string } = {}) {
-    const profile = process.env.BENCH_CPU_PROF; // a directory: write a V8 CPU profile of each server
     const args = [
       `--serve=${target}`,
       ...(options.redisUrl ? [`--redis=${options.redisUrl}`] : []),
       ...(options.databaseUrl ? [`--database=${options.databaseUrl}`] : []),
     ];
-    this.#child = fork(process.argv[1]!, args, {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
-    });
+    this.#child = fork(process.argv[1]!, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.#child.on('message', (message: ChildMessage) => this.#waiting.shift()?.(message));
   }
   #next(): Promise<ChildMessage> {

@@ -7,7 +7,7 @@
 
 import { RoomManager } from '../rooms/manager.js';
 import type { Command, Reduction } from '../rooms/reducer.js';
-import type { Prepare, Room, Settle } from '../rooms/room.js';
+import type { Prepare, Room, Send, Settle } from '../rooms/room.js';
 
 export class SharedRoomManager extends RoomManager {
   /** > 0 while `dispatch` looks the room up: the command's own check follows, no need for two. */
@@ -18,10 +18,11 @@ export class SharedRoomManager extends RoomManager {
     command: Command,
     settle?: Settle,
     prepare?: Prepare,
+    send?: Send,
   ): Promise<Reduction> {
     this.#inDispatch++;
     try {
-      return super.dispatch(roomId, command, settle, prepare);
+      return super.dispatch(roomId, command, settle, prepare, send);
     } finally {
       this.#inDispatch--;
     }

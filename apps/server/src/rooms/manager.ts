@@ -28,7 +28,7 @@ import type { RoomRecord, RoomStorage, StoredData } from '../storage/types.js';
 import { archivedGameOf, finishedAtOf } from './archive.js';
 import { restoreRoomState } from './changes.js';
 import { type Command, judge, type Reduction } from './reducer.js';
-import { type Prepare, Room, type RoomBots, type Settle } from './room.js';
+import { type Prepare, Room, type RoomBots, type Send, type Settle, type Stored } from './room.js';
 import { snapshotOf } from './snapshot.js';
 import {
   botSeatOf,
@@ -343,13 +343,24 @@ export class RoomManager {
       );
   }
 
+  /** Changes another node stored for a room: applied to it if it is in memory here (see Room.feed). */
+  feed(stored: Stored): void {
+    this.#rooms.get(stored.roomId)?.feed(stored);
+  }
+
   /** Whether this node holds the room in memory and its game has no result yet. */
   inPlay(roomId: string): boolean {
     return this.#rooms.get(roomId)?.state.result === null;
   }
 
-  /** Runs a command in the room's turn; NOT_FOUND for an unknown room. */
-  async dispatch(roomId: string, command: Command, settle?: Settle, prepare?: Prepare): Promise<Reduction> {
+  /** Runs a command in the room's turn; NOT_FOUND for an unknown room. `send`: see Room.dispatch. */
+  async dispatch(
+    roomId: string,
+    command: Command,
+    settle?: Settle,
+    prepare?: Prepare,
+    send?: Send,
+  ): Promise<Reduction> {
     if (this.#closing) {
       if (command.type !== 'disconnect') {
         return { ok: false, error: roomError('UNAVAILABLE', 'the server is restarting; try again') };
@@ -370,7 +381,7 @@ export class RoomManager {
       const result: Reduction = { ok: false, error: roomError('NOT_FOUND', `no room ${roomId}`) };
       return result;
     }
-    return room.dispatch(command, settle, prepare);
+    return room.dispatch(command, settle, prepare, send);
   }
 
   /** A disconnect during a stop on one node: answered as a no-op, nothing stored. */

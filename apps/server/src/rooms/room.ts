@@ -6,7 +6,7 @@ import type { ChatMessage, RoomEvent, Snapshot } from '@bagh/protocol';
 import { flagAt, type Result, type Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
-import type { RoomStorage, StoredChange } from '../storage/types.js';
+import type { ChangesSince, RoomStorage, StoredChange } from '../storage/types.js';
 import { finishedBy } from './archive.js';
 import { replay, restoreRoomState, storedChangeOf } from './changes.js';
 import { EventHistory } from './history.js';
@@ -74,6 +74,22 @@ interface BotWork {
 
 /** Called inside the room's turn, after the events are durable and broadcast. */
 export type Settle = (result: Reduction, room: Room) => void;
+
+/** How one command's events are sent instead of the room's broadcast (a join leaves its socket out). */
+export type Send = (event: RoomEvent) => void;
+
+/** What a command stored, for the other nodes that hold the room: its changes after `from`. */
+export interface Stored extends ChangesSince {
+  readonly roomId: string;
+  readonly from: number;
+}
+
+/**
+ * The stored changes of a command, by the first event broadcast for it: with several nodes the
+ * adapter sends them along (cluster/redis.ts), so that the other nodes holding the room apply
+ * them to their cached room (`Room.feed`) and need not read the store before their next command.
+ */
+export const storedWith = new WeakMap<RoomEvent, Stored>();
 
 /**
  * Work a command needs before it is judged (a rematch creates its room), done in the room's turn
@@ -173,9 +189,10 @@ export class Room {
 
   /**
    * Runs the command in turn, stamped with the time it is judged at; `settle` sees the result
-   * inside the same turn. A clock that ran out before the command is judged first.
+   * inside the same turn. A clock that ran out before the command is judged first. `send`, when
+   * given, sends this command's own events instead of the room's broadcast.
    */
-  dispatch(command: Command, settle?: Settle, prepare?: Prepare): Promise<Reduction> {
+  dispatch(command: Command, settle?: Settle, prepare?: Prepare, send?: Send): Promise<Reduction> {
     this.#pending++;
     const run = this.#tail.then(async () => {
       const at = command.at ?? this.#deps.now();
@@ -194,7 +211,7 @@ export class Room {
         if (recount.ok && recount.value.events.length === 0) this.#state = { ...this.#state, at: judgedAt };
       }
       const retried = TIMER_COMMANDS.has(command.type) || this.#isDeparted(command);
-      const result = this.#noteStore(await this.#apply({ ...command, at }, prepare));
+      const result = this.#noteStore(await this.#apply({ ...command, at }, prepare, send));
       this.#noteDeparture(command, result);
       // A timer retrying against a failing store keeps no empty room in memory.
       if (result.ok || !retried) this.#lastActive = Date.now();
@@ -446,12 +463,12 @@ export class Room {
     }
   }
 
-  async #apply(asked: Command, prepare?: Prepare): Promise<Reduction> {
+  async #apply(asked: Command, prepare?: Prepare, send: Send = this.#deps.broadcast): Promise<Reduction> {
     if (this.#gone) return this.#vanished();
     // Every socket of the room on this node: judged on the cache without reading the stored
     // version first. Only a stored change is taken as is (the append's version check proves the
     // cache was current); a refusal or a no-op is judged again on the stored room.
-    let unchecked = !prepare && this.#alone();
+    let unchecked = !prepare && this.#heard();
     if (!unchecked && !(await this.#refreshed(asked))) return this.#gone ? this.#vanished() : unavailable();
     const prepared = prepare ? await prepare(this.#state, asked) : { ok: true as const, value: asked };
     if (!prepared.ok) return prepared;
@@ -494,19 +511,25 @@ export class Room {
           };
         }
         try {
-          if (!(await this.#reload())) return this.#vanished();
+          if (!(await this.#refresh())) return this.#vanished();
         } catch (error) {
           this.log.debug({ err: error }, 'reload failed');
           return unavailable();
         }
         continue;
       }
+      const from = this.#state.version;
       this.#state = state;
+      const first = events[0];
+      if (first && this.#deps.storage.currentVersion) {
+        const stored = changes.map(storedChangeOf).filter((change) => change.data !== null);
+        storedWith.set(first, { roomId: this.id, from, version: state.version, changes: stored });
+      }
       if (state.public) this.#deps.onStored?.(state);
       for (const event of events) {
         this.#history.push(event);
         this.#deps.onEvent?.(event);
-        this.#deps.broadcast(event);
+        send(event);
       }
       if (chat) this.#deps.deliverChat?.(chat);
       if (this.log.isLevelEnabled('debug')) {
@@ -558,18 +581,29 @@ export class Room {
   }
 
   /**
-   * Several nodes, and the room's stored presence (every node's sockets) is this node's alone:
-   * no other node has a player here to send it commands, so the cache is most likely current.
+   * Several nodes, and this node holds a socket of the room: it hears every change the other
+   * nodes store for the room (`feed`, sent with the room's events), so the cache is most likely
+   * current. A room without a socket here (a timer's command) reads the store first.
    */
-  #alone(): boolean {
-    const total = this.#state.presence;
-    if (total === null || !this.#deps.storage.currentVersion) return false;
+  #heard(): boolean {
+    if (this.#state.presence === null || !this.#deps.storage.currentVersion) return false;
     const here = localPresence(this.#state);
-    return (
-      here.tiger + here.goat + here.spectators > 0 &&
-      total.tiger === here.tiger &&
-      total.goat === here.goat &&
-      total.spectators === here.spectators
+    return here.tiger + here.goat + here.spectators > 0;
+  }
+
+  /**
+   * Another node stored `stored` (heard with the room's event): applied in the room's turn when
+   * it follows the cached version; otherwise left, the next command reads the store. Timers stay
+   * as they were: the node that judged the change set its own.
+   */
+  feed(stored: Stored): void {
+    const run = this.#tail.then(() => {
+      if (this.#gone || this.#state.version !== stored.from) return;
+      this.#catchUp(stored.from, stored.version, stored.changes);
+    });
+    this.#tail = run.then(
+      () => undefined,
+      (error: unknown) => this.log.debug({ err: error }, 'feed failed'),
     );
   }
 

@@ -19,13 +19,14 @@ import type { Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { DefaultEventsMap, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
+import { hearStored, roomSubscribed } from '../cluster/redis.js';
 import type { AddressOf } from '../limits/address.js';
 import type { Budget } from '../limits/budget.js';
 import type { RoomLimits } from '../limits/rooms.js';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
 import type { Command, Reduction } from '../rooms/reducer.js';
-import type { Room } from '../rooms/room.js';
+import type { Room, Send } from '../rooms/room.js';
 import { hashSeatToken, newSeatToken } from '../rooms/tokens.js';
 import { StoreUnavailableError } from '../storage/guarded.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
@@ -88,6 +89,8 @@ const acked =
   };
 
 export function attachSocketHandlers(io: BaghServer, deps: SocketDeps): void {
+  // Several nodes: the changes other nodes store reach the rooms held here with their events.
+  hearStored(io.of('/').adapter, (stored) => deps.rooms.feed(stored));
   io.on('connection', (socket) => onConnection(io, socket, deps));
 }
 
@@ -163,11 +166,18 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     command: Command,
     reply: (body: AckError) => void,
     settled: (result: Reduction, room: Room) => void,
+    send?: Send,
   ): Promise<Reduction> {
-    const result = await rooms.dispatch(roomId, command, (res, room) => {
-      settled(res, room);
-      if (!res.ok) reply(failure(res.error.code, res.error.message, room.version));
-    });
+    const result = await rooms.dispatch(
+      roomId,
+      command,
+      (res, room) => {
+        settled(res, room);
+        if (!res.ok) reply(failure(res.error.code, res.error.message, room.version));
+      },
+      undefined,
+      send,
+    );
     if (!result.ok) reply(failure(result.error.code, result.error.message));
     return result;
   }
@@ -180,15 +190,40 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     return true;
   }
 
+  /**
+   * Before a join or a claim is judged, the socket is put in the room's Socket.IO room and, with
+   * several nodes, this node's subscription to the room's channel is confirmed: otherwise an event
+   * another node publishes just after the reply is not heard here. The events that arrive before
+   * the reply are kept by the page and applied after it (those up to its version are dropped).
+   * Returns how this command's own events are sent: to the others only, when the socket was not
+   * in the room (its reply has them), else as every broadcast.
+   */
+  async function admit(roomId: string): Promise<{ readonly was: boolean; readonly send?: Send }> {
+    if (socket.rooms.has(roomId)) return { was: true };
+    await socket.join(roomId);
+    if (!(await roomSubscribed(io.of('/').adapter, roomId))) {
+      log.warn({ roomId }, 'join: the room channel subscription is not confirmed yet; judged all the same');
+    }
+    return { was: false, send: (event) => socket.to(event.roomId).emit('room:event', event) };
+  }
+
+  /** After a join or a claim that `admit`ted a socket not in the room: out again unless it entered. */
+  function unadmit(roomId: string, was: boolean): void {
+    if (!was && !entered.has(roomId)) void socket.leave(roomId);
+  }
+
   /** After a join or a claim: in the room (with its seat, if any), or out of it again. */
   function settleEntry(roomId: string, result: Reduction, room: Room): Side | null {
     const { present, side } = room.placeOf(socket.id);
     if (present) {
       socket.data.rooms[roomId] = side;
       entered.set(roomId, room);
-      void socket.join(roomId);
-      if (side === null) void socket.join(spectatorsRoom(roomId));
-      else void socket.leave(spectatorsRoom(roomId));
+      // A socket that left meanwhile is in no room (a join now would stay behind it).
+      if (socket.connected) {
+        void socket.join(roomId);
+        if (side === null) void socket.join(spectatorsRoom(roomId));
+        else void socket.leave(spectatorsRoom(roomId));
+      }
     } else if (!result.ok) {
       delete socket.data.rooms[roomId];
     }
@@ -230,7 +265,8 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
       const tokenHash = seatToken === undefined ? undefined : hashSeatToken(seatToken);
       const join = { type: 'join', socketId, tokenHash } as const;
-      const result = await judge(roomId, join, reply, (res, room) => {
+      const { was, send } = await admit(roomId);
+      const judged = (res: Reduction, room: Room) => {
         const side = settleEntry(roomId, res, room);
         if (!res.ok) return;
         const events = since === undefined ? undefined : room.eventsSince(since);
@@ -244,21 +280,26 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
           ...(events ? { events } : {}),
           chat: room.chatFor(side === null),
         });
-      });
+      };
+      const result = await judge(roomId, join, reply, judged, send);
       forget(roomId, result);
+      unadmit(roomId, was);
     },
 
     'seat:claim': async ({ roomId, side }, reply) => {
       if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
       const seatToken = newSeatToken();
       const claim = { type: 'claim', socketId, side, tokenHash: hashSeatToken(seatToken) } as const;
-      const result = await judge(roomId, claim, reply, (res, room) => {
+      const { was, send } = await admit(roomId);
+      const judged = (res: Reduction, room: Room) => {
         settleEntry(roomId, res, room);
         if (!res.ok) return;
         room.log.info({ side }, 'seat claimed');
         reply({ ok: true, seatToken, snapshot: room.snapshot() });
-      });
+      };
+      const result = await judge(roomId, claim, reply, judged, send);
       forget(roomId, result);
+      unadmit(roomId, was);
     },
 
     move: async ({ roomId, move, ply }, reply) => {
