@@ -3,7 +3,8 @@
  * bench/baseline-search.ts, not shipped), both bounded; BENCH_TOURNAMENT=1 adds the tournament.
  *
  * Speed: nodes per CPU second and the depth reached on BENCH_SPEED_NODES nodes (default 1M) from
- * set positions, the new search beside the old one, so a loaded machine slows both alike.
+ * set positions, the new search (without and with max's late-move reductions) beside the old
+ * one, so a loaded machine slows both alike.
  *
  * max against old max, both sides, on BENCH_NODES nodes a move each (default 50k; no clock, so the
  * result is the same on a loaded machine), capped at 300 plies (a draw): from sound openings
@@ -11,7 +12,7 @@
  * 4 openings and 4 locked starts (BENCH_SOUND, BENCH_LOCKED); BENCH_FULL=1 plays all (48 and 20)
  * on 200k nodes a move unless BENCH_NODES says otherwise. In parts: BENCH_OPENINGS=0-11 and
  * BENCH_LOCKED=0-9 (or `3,7`, `all`, `0` for none) pick slices, BENCH_SPEED=0 skips the speed
- * part, BENCH_WORKERS sets the worker threads, BENCH_RESULTS=file appends each game (with its
+ * part, BENCH_SIDE=goat|tiger plays only new max's games on that side, BENCH_WORKERS sets the worker threads, BENCH_RESULTS=file appends each game (with its
  * moves) as a JSON line, and BENCH_MERGE=a.jsonl,b.jsonl tallies such files. BENCH_TIME_MS plays
  * on a clock a move instead (load-dependent: for comparison only).
  *
@@ -152,7 +153,9 @@ function cpuSeconds(): number {
 
 function speed(): void {
   const nodes = Number(process.env.BENCH_SPEED_NODES ?? 1_000_000);
-  console.log(`search speed (bagh-chal, ${nodes.toLocaleString('en-US')} nodes per position): new | old`);
+  console.log(
+    `search speed (bagh-chal, ${nodes.toLocaleString('en-US')} nodes per position, CPU time): new | new with max's reductions | old`,
+  );
   const games: Array<[string, Game]> = Object.entries(SPEED_POSITIONS).map(([name, p]) => [
     name,
     startGame(p),
@@ -163,9 +166,14 @@ function speed(): void {
   for (const searcher of [new Searcher(), new BaselineSearcher()])
     searcher.search(games[0]![1], { maxNodes: 200_000 });
   for (const [name, game] of games) {
-    const cells = [new Searcher(), new BaselineSearcher()].map((searcher) => {
+    const searchers = [
+      [new Searcher(), false],
+      [new Searcher(), true],
+      [new BaselineSearcher(), false],
+    ] as const;
+    const cells = searchers.map(([searcher, reductions]) => {
       const started = cpuSeconds();
-      const result = searcher.search(game, { maxNodes: nodes });
+      const result = searcher.search(game, { maxNodes: nodes, reductions });
       const rate = Math.round(result.nodes / (cpuSeconds() - started)).toLocaleString('en-US');
       return `depth ${String(result.depth).padStart(2)} ${rate.padStart(10)} nodes/s`;
     });
@@ -272,6 +280,9 @@ async function maxAgainstOld(): Promise<void> {
         ['max', 'old-max'],
         ['old-max', 'max'],
       ] as const) {
+        // BENCH_SIDE=goat or tiger: only the games new max plays on that side.
+        const side = process.env.BENCH_SIDE;
+        if ((side === 'goat' && goat !== 'max') || (side === 'tiger' && tiger !== 'max')) continue;
         const from = kind === 'locked' ? { start: LOCKED_STARTS[index]! } : { opening: openings[index]! };
         matches.push({ tiger, goat, seed: index, nodes, timeMs, maxPlies: 300, kind, index, ...from });
       }
