@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:engine`: search speed, then `max` against the `max` before issue 21 (kept in
- * bench/baseline-search.ts, not shipped), both bounded; BENCH_TOURNAMENT=1 adds the tournament.
+ * tools/baseline-search.ts, not shipped), both bounded; BENCH_TOURNAMENT=1 adds the tournament.
  *
  * Speed: nodes per CPU second and the depth reached on BENCH_SPEED_NODES nodes (default 1M) from
  * set positions, the new search (without and with max's late-move reductions) beside the old
@@ -11,10 +11,12 @@
  * (`everySoundOpening`) and from locked movement-phase starts (tools/locked-starts.ts). By default
  * 4 openings and 4 locked starts (BENCH_SOUND, BENCH_LOCKED); BENCH_FULL=1 plays all (48 and 20)
  * on 200k nodes a move unless BENCH_NODES says otherwise. In parts: BENCH_OPENINGS=0-11 and
- * BENCH_LOCKED=0-9 (or `3,7`, `all`, `0` for none) pick slices, BENCH_SPEED=0 skips the speed
- * part, BENCH_SIDE=goat|tiger plays only new max's games on that side, BENCH_WORKERS sets the worker threads, BENCH_RESULTS=file appends each game (with its
- * moves) as a JSON line, and BENCH_MERGE=a.jsonl,b.jsonl tallies such files. BENCH_TIME_MS plays
- * on a clock a move instead (load-dependent: for comparison only).
+ * BENCH_LOCKED=0-9 pick slices (also `3,7`, `0-3,7`; for BENCH_LOCKED `all`, or a bare count `0`
+ * for none; BENCH_OPENINGS=all keeps its tournament meaning below and leaves this part to its default:
+ * write `0-47`), BENCH_SPEED=0 skips the speed part, BENCH_SIDE=goat|tiger plays only new max's games
+ * on that side, BENCH_WORKERS sets the worker threads, BENCH_RESULTS=file appends each game (with
+ * its moves) as a JSON line, and BENCH_MERGE=a.jsonl,b.jsonl tallies such files. BENCH_TIME_MS
+ * plays on a clock a move instead (load-dependent: for comparison only).
  *
  * The tournament: every level against every other and a random mover, both sides, BENCH_GAMES
  * games per pairing (default 40), on worker threads, on node budgets (no time caps), each game
@@ -290,7 +292,7 @@ async function maxAgainstOld(): Promise<void> {
     .map((l) => l.toFixed(2))
     .join(' ');
   console.log(
-    `\nmax against old max: sound openings ${describeIndices(picked)} of ${openings.length}, locked starts ${describeIndices(locked)} of ${LOCKED_STARTS.length}, both sides, ${timeMs === undefined ? `${nodes.toLocaleString('en-US')} nodes a move each (no clock)` : `${timeMs} ms a move each (clock: depends on load)`}; load average ${load}`,
+    `\nmax against old max: sound openings ${describeIndices(picked)} of ${openings.length}, locked starts ${describeIndices(locked)} of ${LOCKED_STARTS.length}, ${process.env.BENCH_SIDE === 'goat' || process.env.BENCH_SIDE === 'tiger' ? `new max as ${process.env.BENCH_SIDE}s only` : 'both sides'}, ${timeMs === undefined ? `${nodes.toLocaleString('en-US')} nodes a move each (no clock)` : `${timeMs} ms a move each (clock: depends on load)`}; load average ${load}`,
   );
   const started = performance.now();
   const results = await runMatches(matches, Number(process.env.BENCH_MINUTES ?? 600));
