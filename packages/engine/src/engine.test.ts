@@ -65,6 +65,24 @@ describe('search', () => {
     expect(makeMove(result.move!)).not.toBe('d2-d1');
   });
 
+  it('with late-move reductions, searches deeper on the same nodes and keeps the tactics', () => {
+    const placing = gameAt('bagh-chal', 'T3T/1G1G1/2G2/1G1G1/T3T g 15 0');
+    const plain = new Searcher().search(placing, { maxNodes: 200_000 });
+    const reduced = new Searcher().search(placing, { maxNodes: 200_000, reductions: true });
+    expect(reduced.depth).toBeGreaterThan(plain.depth);
+    // The hanging goat is still covered, and the fifth goat still taken.
+    const hanging = new Searcher().search(gameAt('bagh-chal', 'T3T/5/5/1G3/T3T g 19 0'), {
+      maxDepth: 5,
+      reductions: true,
+    });
+    expect(makeMove(hanging.move!)).toBe('G@c3');
+    const fifth = new Searcher().search(gameAt('bagh-chal', 'T3T/5/5/1G3/T3T t 10 4'), {
+      maxDepth: 5,
+      reductions: true,
+    });
+    expect(makeMove(fifth.move!)).toBe('a1xc3');
+  });
+
   it('stops at its node budget and reports the depth it completed', () => {
     const created = createGame('bagh-guti');
     if (!created.ok) throw new Error('no game');

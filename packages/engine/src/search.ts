@@ -53,6 +53,12 @@ export interface SearchLimits {
    * its time were up. Read across threads (an Atomics flag), so it must be cheap.
    */
   readonly stopped?: () => boolean;
+  /**
+   * Late-move reductions: quiet moves ordered late (no capture, not the table's move nor a
+   * killer, not a goat's answer to a threat) are searched a ply shallower first, and again at full
+   * depth only if they beat the best so far. Deeper on the same nodes; on for `max`.
+   */
+  readonly reductions?: boolean;
 }
 
 export interface SearchResult {
@@ -75,6 +81,9 @@ const JUMP = 2;
 const MOVE_OBJECT = 3;
 /** Plies of captures and answers to threats searched past the horizon. */
 const MAX_QUIESCENCE_PLIES = 2;
+/** Late-move reductions: from this depth, after this many moves searched in full. */
+const LMR_MIN_DEPTH = 3;
+const LMR_FIRST_MOVES = 3;
 const NO_CAPTURES = { threatened: 0, landings: 0 } as const;
 
 class OutOfBudget extends Error {}
@@ -104,6 +113,7 @@ export class Searcher {
   private stopped: () => boolean = NEVER;
   private weights: Weights = DEFAULT_WEIGHTS;
   private endgame: EndgameTable | null = null;
+  private reductions = false;
   /** The game the last search was of: a search of another one starts afresh. */
   private lastGame: Game | null = null;
   /** The positions on the searched line, by ply (the root at 0): hash, pieces and material. */
@@ -140,8 +150,9 @@ export class Searcher {
     this.deadline = limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs;
     this.stopped = limits.stopped ?? NEVER;
     this.maxNodes = limits.maxNodes ?? Number.POSITIVE_INFINITY;
+    this.reductions = limits.reductions ?? false;
     this.weights = weightsFor(game, limits);
-    const context = `${game.variant} ${JSON.stringify(game.options)} ${JSON.stringify(this.weights)} ${this.endgame !== null}`;
+    const context = `${game.variant} ${JSON.stringify(game.options)} ${JSON.stringify(this.weights)} ${this.endgame !== null} ${this.reductions}`;
     if (context !== this.ttContext) this.tt.clear();
     this.ttContext = context;
     this.tt.nextSearch();
@@ -274,8 +285,25 @@ export class Searcher {
     let best = -WIN_SCORE * 2;
     let bestKey = -1;
     let legal = 0;
+    // Late quiet moves may be reduced; a goat's answer to a threat never is.
+    const reducing = this.reductions && depth >= LMR_MIN_DEPTH;
+    const ttBest = slot >= 0 ? this.tt.best(slot) : -1;
+    const killer1 = this.killers[ply * 2] ?? -1;
+    const killer2 = this.killers[ply * 2 + 1] ?? -1;
+    const threat = reducing && board.goatToMove ? scanCaptures(board) : NO_CAPTURES;
+    const threatened = threat.threatened;
+    const landings = threat.landings;
     for (let i = 0; i < count; i++) {
       const m = moves[i]!;
+      let reduction = 0;
+      if (reducing && legal >= LMR_FIRST_MOVES && !this.isCapture(m, ply)) {
+        const key = this.codeKey(m, ply);
+        const answers =
+          (m & 3) !== MOVE_OBJECT &&
+          (((landings >>> ((m >>> 7) & 31)) | (threatened >>> ((m >>> 2) & 31))) & 1) !== 0;
+        if (key !== ttBest && key !== killer1 && key !== killer2 && !answers)
+          reduction = depth >= 6 && legal >= 2 * LMR_FIRST_MOVES ? 2 : 1;
+      }
       this.makeCode(board, m, ply);
       if (board.repeats(history)) {
         dependency = Math.min(dependency, this.repeatedPly(board.hash, ply));
@@ -289,7 +317,11 @@ export class Searcher {
         // Principal variation search: later moves only have to prove they are no better.
         if (legal === 1) score = -this.negamax(board, history, depth - 1, -beta, -alpha, ply + 1);
         else {
-          score = -this.negamax(board, history, depth - 1, -alpha - 1, -alpha, ply + 1);
+          if (reduction > 0) {
+            score = -this.negamax(board, history, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+            dependency = Math.min(dependency, this.dependency);
+          } else score = alpha + 1;
+          if (score > alpha) score = -this.negamax(board, history, depth - 1, -alpha - 1, -alpha, ply + 1);
           if (score > alpha && score < beta) {
             dependency = Math.min(dependency, this.dependency);
             score = -this.negamax(board, history, depth - 1, -beta, -alpha, ply + 1);

@@ -1,14 +1,22 @@
 /**
  * `pnpm bench:engine`: search speed, then `max` against the `max` before issue 21 (kept in
- * bench/baseline-search.ts, not shipped), both bounded; BENCH_TOURNAMENT=1 adds the tournament.
+ * tools/baseline-search.ts, not shipped), both bounded; BENCH_TOURNAMENT=1 adds the tournament.
  *
  * Speed: nodes per CPU second and the depth reached on BENCH_SPEED_NODES nodes (default 1M) from
- * set positions, the new search beside the old one, so a loaded machine slows both alike.
+ * set positions, the new search (without and with max's late-move reductions) beside the old
+ * one, so a loaded machine slows both alike.
  *
- * max against old max, both sides, on BENCH_NODES nodes a move (default 50k), capped at 300 plies
- * (a draw): from sound openings (`everySoundOpening`) and from locked movement-phase starts
- * (bench/locked-starts.ts). By default 4 openings and 4 locked starts (BENCH_SOUND, BENCH_LOCKED);
- * BENCH_FULL=1 plays all (48 and 20) on 200k nodes a move unless BENCH_NODES says otherwise.
+ * max against old max, both sides, on BENCH_NODES nodes a move each (default 50k; no clock, so the
+ * result is the same on a loaded machine), capped at 300 plies (a draw): from sound openings
+ * (`everySoundOpening`) and from locked movement-phase starts (tools/locked-starts.ts). By default
+ * 4 openings and 4 locked starts (BENCH_SOUND, BENCH_LOCKED); BENCH_FULL=1 plays all (48 and 20)
+ * on 200k nodes a move unless BENCH_NODES says otherwise. In parts: BENCH_OPENINGS=0-11 and
+ * BENCH_LOCKED=0-9 pick slices (also `3,7`, `0-3,7`; for BENCH_LOCKED `all`, or a bare count `0`
+ * for none; BENCH_OPENINGS=all keeps its tournament meaning below and leaves this part to its default:
+ * write `0-47`), BENCH_SPEED=0 skips the speed part, BENCH_SIDE=goat|tiger plays only new max's games
+ * on that side, BENCH_WORKERS sets the worker threads, BENCH_RESULTS=file appends each game (with
+ * its moves) as a JSON line, and BENCH_MERGE=a.jsonl,b.jsonl tallies such files. BENCH_TIME_MS
+ * plays on a clock a move instead (load-dependent: for comparison only).
  *
  * The tournament: every level against every other and a random mover, both sides, BENCH_GAMES
  * games per pairing (default 40), on worker threads, on node budgets (no time caps), each game
@@ -18,7 +26,8 @@
  * BENCH_OPENINGS=all plays every sound opening once per side instead: the whole population the
  * random games sample (the levels play deterministically on node budgets, but for beginner/casual).
  */
-import { availableParallelism } from 'node:os';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import {
   chooseMove,
@@ -62,6 +71,11 @@ interface Match {
   /** Nodes a move instead of the levels' own budgets. */
   readonly nodes?: number;
   readonly maxPlies?: number;
+  /** A clock a move instead of nodes (BENCH_TIME_MS: load-dependent). */
+  readonly timeMs?: number;
+  /** Which start of the max-against-old set this is. */
+  readonly kind?: 'opening' | 'locked';
+  readonly index?: number;
 }
 type Winner = 'tiger' | 'goat' | 'draw';
 interface Played {
@@ -70,6 +84,8 @@ interface Played {
   readonly opening: string;
   readonly plies: number;
   readonly captures: number;
+  /** Every move of the game, as move text. */
+  readonly moves: string;
 }
 
 function startGame(position?: string): Game {
@@ -84,7 +100,11 @@ function playMatch(match: Match): Played {
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
   const baselines = { tiger: new BaselineSearcher(), goat: new BaselineSearcher() };
   const limits =
-    match.nodes === undefined ? NODE_BUDGETS_ONLY : { ...NODE_BUDGETS_ONLY, maxNodes: match.nodes };
+    match.timeMs !== undefined
+      ? { timeMs: match.timeMs, maxNodes: undefined }
+      : match.nodes === undefined
+        ? NODE_BUDGETS_ONLY
+        : { ...NODE_BUDGETS_ONLY, maxNodes: match.nodes };
   // Random sound opening plies, so games between deterministic levels differ.
   let game =
     match.start !== undefined
@@ -113,6 +133,7 @@ function playMatch(match: Match): Played {
     opening,
     plies: game.moves.length,
     captures: game.position.goatsCaptured,
+    moves: game.moves.map(makeMove).join(' '),
   };
 }
 
@@ -134,7 +155,9 @@ function cpuSeconds(): number {
 
 function speed(): void {
   const nodes = Number(process.env.BENCH_SPEED_NODES ?? 1_000_000);
-  console.log(`search speed (bagh-chal, ${nodes.toLocaleString('en-US')} nodes per position): new | old`);
+  console.log(
+    `search speed (bagh-chal, ${nodes.toLocaleString('en-US')} nodes per position, CPU time): new | new with max's reductions | old`,
+  );
   const games: Array<[string, Game]> = Object.entries(SPEED_POSITIONS).map(([name, p]) => [
     name,
     startGame(p),
@@ -145,9 +168,14 @@ function speed(): void {
   for (const searcher of [new Searcher(), new BaselineSearcher()])
     searcher.search(games[0]![1], { maxNodes: 200_000 });
   for (const [name, game] of games) {
-    const cells = [new Searcher(), new BaselineSearcher()].map((searcher) => {
+    const searchers = [
+      [new Searcher(), false],
+      [new Searcher(), true],
+      [new BaselineSearcher(), false],
+    ] as const;
+    const cells = searchers.map(([searcher, reductions]) => {
       const started = cpuSeconds();
-      const result = searcher.search(game, { maxNodes: nodes });
+      const result = searcher.search(game, { maxNodes: nodes, reductions });
       const rate = Math.round(result.nodes / (cpuSeconds() - started)).toLocaleString('en-US');
       return `depth ${String(result.depth).padStart(2)} ${rate.padStart(10)} nodes/s`;
     });
@@ -161,49 +189,160 @@ function playText(game: Game, text: string): Game {
   return playOpening([move], game);
 }
 
-/** max against the max before issue 21 from sound openings and locked starts, both sides. */
-async function maxAgainstOld(): Promise<void> {
-  const full = process.env.BENCH_FULL === '1';
-  const nodes = Number(process.env.BENCH_NODES ?? (full ? 200_000 : 50_000));
-  const openings = everySoundOpening();
-  const sound = Number(process.env.BENCH_SOUND ?? (full ? openings.length : 4));
-  // A spread of them: every n-th.
-  const picked = openings.filter((_, i) => i % Math.ceil(openings.length / sound) === 0).slice(0, sound);
-  const locked = LOCKED_STARTS.slice(
-    0,
-    Number(process.env.BENCH_LOCKED ?? (full ? LOCKED_STARTS.length : 4)),
-  );
-  const matches: Match[] = [];
-  let seed = 1;
-  for (const start of [...picked, ...locked])
-    for (const [tiger, goat] of [
-      ['max', 'old-max'],
-      ['old-max', 'max'],
-    ] as const) {
-      const from = typeof start === 'string' ? { start } : { opening: start };
-      matches.push({ tiger, goat, seed: seed++, nodes, maxPlies: 300, ...from });
-    }
-  console.log(
-    `\nmax against old max: ${picked.length} of ${openings.length} sound openings and ${locked.length} of ${LOCKED_STARTS.length} locked starts, both sides, ${nodes.toLocaleString('en-US')} nodes a move${full ? '' : ' (BENCH_FULL=1: all)'}`,
-  );
-  const started = performance.now();
-  const results = await runMatches(matches, Number(process.env.BENCH_MINUTES ?? 600));
-  const tally = (games: Array<Match & Played>, side: 'tiger' | 'goat') => {
+/**
+ * Which of `count` items an environment variable picks: unset → `fallback`; `all`; `N` → the
+ * first N; `a-b` (inclusive) and `a,b,c` (indices, mixable: `0-3,7`).
+ */
+function pickIndices(spec: string | undefined, count: number, fallback: readonly number[]): number[] {
+  if (spec === undefined || spec === '') return [...fallback];
+  if (spec === 'all') return Array.from({ length: count }, (_, i) => i);
+  if (/^\d+$/.test(spec)) return Array.from({ length: Math.min(Number(spec), count) }, (_, i) => i);
+  const picked = new Set<number>();
+  for (const part of spec.split(',')) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!range) throw new Error(`bad index list "${spec}" (all, N, a-b or a,b,c)`);
+    const from = Number(range[1]);
+    const to = Math.min(Number(range[2] ?? range[1]), count - 1);
+    for (let i = from; i <= to; i++) picked.add(i);
+  }
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** One game of max against old max as the results file keeps it (a JSON line). */
+interface Duel {
+  readonly kind: 'opening' | 'locked';
+  readonly index: number;
+  readonly tiger: Player;
+  readonly goat: Player;
+  readonly winner: Winner;
+  readonly plies: number;
+  readonly captures: number;
+  readonly budget: string;
+  readonly moves?: string;
+}
+
+function tallyDuels(duels: readonly Duel[]): void {
+  const tally = (games: readonly Duel[], side: 'tiger' | 'goat') => {
     const mine = games.filter((r) => r[side] === 'max');
     const won = mine.filter((r) => r.winner === side).length;
     const drawn = mine.filter((r) => r.winner === 'draw').length;
     return `${won}-${drawn}-${mine.length - won - drawn}`;
   };
-  for (const [name, games] of [
-    ['sound openings', results.filter((r) => r.start === undefined)],
-    ['locked starts', results.filter((r) => r.start !== undefined)],
+  for (const [name, kind] of [
+    ['sound openings', 'opening'],
+    ['locked starts', 'locked'],
   ] as const) {
+    const games = duels.filter((r) => r.kind === kind);
+    if (games.length === 0) continue;
     const won = (player: Player) => games.filter((r) => r.winner !== 'draw' && r[r.winner] === player).length;
     console.log(
-      `  ${name}: new max as tigers ${tally(games, 'tiger')}, as goats ${tally(games, 'goat')} (won-drawn-lost); games won: new ${won('max')}, old ${won('old-max')}`,
+      `  ${name} (${games.length} games): new max as tigers ${tally(games, 'tiger')}, as goats ${tally(games, 'goat')} (won-drawn-lost); games won: new ${won('max')}, old ${won('old-max')}`,
     );
   }
-  console.log(`  ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const lost = duels.filter((r) => r.winner !== 'draw' && r[r.winner] === 'old-max');
+  if (lost.length > 0)
+    console.log(
+      `  lost by new max: ${lost.map((r) => `${r.kind} ${r.index} as ${r.winner === 'tiger' ? 'goats' : 'tigers'}`).join(', ')}`,
+    );
+}
+
+/**
+ * max against the max before issue 21 from sound openings and locked starts, both sides, on an
+ * equal node budget a move (no clock: the result does not depend on the machine's load), or with
+ * BENCH_TIME_MS on a clock instead (load-dependent, for comparison only). BENCH_OPENINGS and
+ * BENCH_LOCKED pick slices (`0-11`, `3,7`, `all`), BENCH_RESULTS appends each game as a JSON line
+ * to a file, and BENCH_MERGE=a.jsonl,b.jsonl only tallies such files (slices run apart).
+ */
+async function maxAgainstOld(): Promise<void> {
+  const full = process.env.BENCH_FULL === '1';
+  const timeMs = process.env.BENCH_TIME_MS === undefined ? undefined : Number(process.env.BENCH_TIME_MS);
+  const nodes = Number(process.env.BENCH_NODES ?? (full ? 200_000 : 50_000));
+  const openings = everySoundOpening();
+  const sound = Number(process.env.BENCH_SOUND ?? (full ? openings.length : 4));
+  // By default a spread of them: every n-th.
+  const spread = openings.map((_, i) => i).filter((i) => i % Math.ceil(openings.length / sound) === 0);
+  const picked = pickIndices(
+    process.env.BENCH_OPENINGS === 'all' ? undefined : process.env.BENCH_OPENINGS,
+    openings.length,
+    spread.slice(0, sound),
+  );
+  const locked = pickIndices(
+    process.env.BENCH_LOCKED,
+    LOCKED_STARTS.length,
+    LOCKED_STARTS.map((_, i) => i).slice(0, full ? LOCKED_STARTS.length : 4),
+  );
+  const budget = timeMs === undefined ? `${nodes} nodes` : `${timeMs} ms`;
+  const matches: Match[] = [];
+  for (const [kind, indices] of [
+    ['opening', picked],
+    ['locked', locked],
+  ] as const)
+    for (const index of indices)
+      for (const [tiger, goat] of [
+        ['max', 'old-max'],
+        ['old-max', 'max'],
+      ] as const) {
+        // BENCH_SIDE=goat or tiger: only the games new max plays on that side.
+        const side = process.env.BENCH_SIDE;
+        if ((side === 'goat' && goat !== 'max') || (side === 'tiger' && tiger !== 'max')) continue;
+        const from = kind === 'locked' ? { start: LOCKED_STARTS[index]! } : { opening: openings[index]! };
+        matches.push({ tiger, goat, seed: index, nodes, timeMs, maxPlies: 300, kind, index, ...from });
+      }
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(
+    `\nmax against old max: sound openings ${describeIndices(picked)} of ${openings.length}, locked starts ${describeIndices(locked)} of ${LOCKED_STARTS.length}, ${process.env.BENCH_SIDE === 'goat' || process.env.BENCH_SIDE === 'tiger' ? `new max as ${process.env.BENCH_SIDE}s only` : 'both sides'}, ${timeMs === undefined ? `${nodes.toLocaleString('en-US')} nodes a move each (no clock)` : `${timeMs} ms a move each (clock: depends on load)`}; load average ${load}`,
+  );
+  const started = performance.now();
+  const results = await runMatches(matches, Number(process.env.BENCH_MINUTES ?? 600));
+  const duels: Duel[] = results.map((r) => ({
+    kind: r.kind!,
+    index: r.index!,
+    tiger: r.tiger,
+    goat: r.goat,
+    winner: r.winner,
+    plies: r.plies,
+    captures: r.captures,
+    budget,
+    moves: r.moves,
+  }));
+  const file = process.env.BENCH_RESULTS;
+  if (file !== undefined) appendFileSync(file, duels.map((d) => `${JSON.stringify(d)}\n`).join(''));
+  tallyDuels(duels);
+  console.log(
+    `  ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+}
+
+function describeIndices(indices: readonly number[]): string {
+  if (indices.length === 0) return 'none';
+  const runs: string[] = [];
+  let from = indices[0]!;
+  for (let i = 1; i <= indices.length; i++) {
+    if (i < indices.length && indices[i] === indices[i - 1]! + 1) continue;
+    const to = indices[i - 1]!;
+    runs.push(from === to ? `${from}` : `${from}-${to}`);
+    from = indices[i] ?? 0;
+  }
+  return `#${runs.join(',')}`;
+}
+
+/** BENCH_MERGE: the tally of results files written by slices (BENCH_RESULTS). */
+function mergeResults(files: readonly string[]): void {
+  const duels = files.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Duel),
+  );
+  const budgets = [...new Set(duels.map((d) => d.budget))];
+  console.log(`max against old max, merged from ${files.join(', ')}: ${budgets.join(' / ')} a move`);
+  // A game played twice (overlapping slices) counts once: the last one.
+  const unique = new Map(duels.map((d) => [`${d.kind} ${d.index} ${d.tiger} ${d.budget}`, d]));
+  tallyDuels([...unique.values()]);
 }
 
 async function tournament(gamesPerPairing: number, minutes: number): Promise<void> {
@@ -260,7 +399,7 @@ async function runMatches(matches: readonly Match[], minutes: number): Promise<A
   const results: Array<Match & Played> = [];
   const deadline = performance.now() + minutes * 60_000;
   let next = 0;
-  const workers = Math.max(1, Math.min(availableParallelism(), 4));
+  const workers = Number(process.env.BENCH_WORKERS ?? Math.max(1, Math.min(availableParallelism(), 4)));
   await Promise.all(
     Array.from({ length: workers }, () => {
       const worker = new Worker(new URL(import.meta.url));
@@ -274,7 +413,7 @@ async function runMatches(matches: readonly Match[], minutes: number): Promise<A
           results.push(r);
           console.log(
             `  game ${results.length}: ${r.tiger} (tigers) vs ${r.goat} (goats): ${r.winner}` +
-              `  (${r.opening}; ${r.plies} plies, ${r.captures} goats taken)`,
+              `  (${r.kind === undefined ? '' : `${r.kind} ${r.index}: `}${r.opening}; ${r.plies} plies, ${r.captures} goats taken)`,
           );
           handOut();
         });
@@ -290,8 +429,10 @@ async function runMatches(matches: readonly Match[], minutes: number): Promise<A
   return results;
 }
 
-if (isMainThread) {
-  speed();
+if (isMainThread && process.env.BENCH_MERGE !== undefined) {
+  mergeResults(process.env.BENCH_MERGE.split(','));
+} else if (isMainThread) {
+  if (process.env.BENCH_SPEED !== '0') speed();
   await maxAgainstOld();
   if (process.env.BENCH_TOURNAMENT === '1')
     await tournament(Number(process.env.BENCH_GAMES ?? 40), Number(process.env.BENCH_MINUTES ?? 600));
