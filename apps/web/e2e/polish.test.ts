@@ -1,0 +1,64 @@
+// @vitest-environment node
+/**
+ * End to end in Chromium: issue 19's loose ends. The move box's translated placeholder draws with
+ * the bundled script font (the monospace font has no Devanagari or Bengali: empty boxes); a
+ * watcher's notice is in the first screen of a phone, and beside the board on a desktop.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createRoom, pageOpener, useHarness } from './harness.js';
+
+const DESKTOP = { width: 1280, height: 900 };
+
+async function setLocale(page: Page, locale: string): Promise<void> {
+  await page.evaluate((value) => localStorage.setItem('bagh:locale', value), locale);
+  await page.reload();
+}
+
+describe('web e2e: polish (Chromium)', () => {
+  const harness = useHarness();
+
+  it('draws the move box’s placeholder in Nepali, Hindi and Bengali with the script’s font', {
+    timeout: 120_000,
+  }, async () => {
+    const { base, browser } = harness();
+    const { open, errors } = pageOpener(browser);
+    const page = await open('tiger', DESKTOP);
+    // The tigers' seat, goats to move: the move box is disabled and says "Not your turn".
+    await createRoom(page, base, 'tiger');
+    const cases = [
+      { locale: 'ne', text: 'तपाईंको पालो होइन', font: 'Noto Sans Devanagari' },
+      { locale: 'hi', text: 'आपकी बारी नहीं', font: 'Noto Sans Devanagari' },
+      { locale: 'bn', text: 'আপনার পালা নয়', font: 'Noto Sans Bengali' },
+    ];
+    for (const { locale, text, font } of cases) {
+      await setLocale(page, locale);
+      const input = page.locator('#move-text');
+      await expect.poll(() => input.getAttribute('placeholder')).toBe(text);
+      // Widths of the placeholder's letters (no spaces: those come from the monospace font) drawn
+      // in the input's font, in the script's font, and in monospace alone (empty boxes here).
+      const widths = await input.evaluate(async (el, family) => {
+        const field = el as HTMLInputElement;
+        const letters = field.placeholder.replace(/\s/g, '');
+        const style = getComputedStyle(field);
+        await document.fonts.load(`${style.fontSize} "${family}"`, letters);
+        const context = document.createElement('canvas').getContext('2d')!;
+        const width = (fonts: string) => {
+          context.font = `${style.fontSize} ${fonts}`;
+          return context.measureText(letters).width;
+        };
+        return {
+          loaded: document.fonts.check(`${style.fontSize} "${family}"`, letters),
+          input: width(style.fontFamily),
+          script: width(`"${family}"`),
+          monospace: width('monospace'),
+        };
+      }, font);
+      expect(widths.loaded, locale).toBe(true);
+      expect(widths.input, locale).toBeCloseTo(widths.script, 1);
+      expect(Math.abs(widths.input - widths.monospace), locale).toBeGreaterThan(1);
+    }
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
