@@ -4,9 +4,11 @@
  * the bundled script font (the monospace font has no Devanagari or Bengali: empty boxes); a
  * watcher's notice is in the first screen of a phone, and beside the board on a desktop.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createRoom, pageOpener, useHarness } from './harness.js';
+import { ARTIFACTS, createRoom, pageOpener, useHarness } from './harness.js';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -40,6 +42,7 @@ describe('web e2e: polish (Chromium)', () => {
   }, async () => {
     const { base, browser } = harness();
     const { open, errors } = pageOpener(browser);
+    mkdirSync(ARTIFACTS, { recursive: true });
     const page = await open('tiger', DESKTOP);
     // The tigers' seat, goats to move: the move box is disabled and says "Not your turn".
     await createRoom(page, base, 'tiger');
@@ -74,6 +77,7 @@ describe('web e2e: polish (Chromium)', () => {
       expect(widths.loaded, locale).toBe(true);
       expect(widths.input, locale).toBeCloseTo(widths.script, 1);
       expect(Math.abs(widths.input - widths.monospace), locale).toBeGreaterThan(1);
+      await input.screenshot({ path: join(ARTIFACTS, `web-e2e-polish-move-box-${locale}.png`) });
     }
     expect(errors).toEqual([]);
     await page.context().close();
@@ -98,6 +102,8 @@ describe('web e2e: polish (Chromium)', () => {
     const board = (await phone.locator('svg.board').boundingBox())!;
     expect(shown.y + shown.height).toBeLessThanOrEqual(board.y);
     expect(board.y).toBeLessThan(PHONE.height / 2);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await phone.screenshot({ path: join(ARTIFACTS, 'web-e2e-polish-watcher-phone.png') });
 
     const desk = await open('desk', DESKTOP);
     await desk.goto(link);
@@ -110,6 +116,7 @@ describe('web e2e: polish (Chromium)', () => {
     expect(note.x).toBeGreaterThanOrEqual(deskBoard.x + deskBoard.width);
     const seats = (await desk.locator('[data-seat="tiger"]').boundingBox())!;
     expect(note.y).toBeLessThan(seats.y);
+    await desk.screenshot({ path: join(ARTIFACTS, 'web-e2e-polish-watcher-desktop.png') });
     expect(errors).toEqual([]);
     for (const page of [goat, phone, desk]) await page.context().close();
   });
