@@ -3,7 +3,7 @@
  * End to end in Chromium: the board explains a refusal. Against the computer, a typed illegal but
  * well-formed move and a tap the rules refuse say why, next to the board and under the move box;
  * and in a Bagh Guti game with the no-repeat rule (R13, R26) resumed from a saved record, a move
- * that would recreate an earlier position names the move after which it occurred.
+ * that would recreate an earlier position names the move after which it occurred, as the move list numbers it.
  */
 import { gameFromMoves, makeRecord } from '@bagh/rules';
 import type { Page } from 'playwright-core';
@@ -59,7 +59,7 @@ describe('web e2e: the board explains a refusal (Chromium)', () => {
   it('R13: names the earlier position a move would repeat', { timeout: 90_000 }, async () => {
     const { open, errors } = pageOpener(harness().browser);
     const page = await open('repeat');
-    // Bagh Guti with noRepeat: a2-a1 now would recreate the position after move 2 (b2-a1).
+    // Bagh Guti with noRepeat: a2-a1 now would recreate the position after 1. c5-b5 b2-a1.
     const game = gameFromMoves({
       variant: 'bagh-guti',
       options: { noRepeat: true },
@@ -72,11 +72,20 @@ describe('web e2e: the board explains a refusal (Chromium)', () => {
     await page.reload();
     await page.locator('.status.turn').waitFor();
 
-    const why = 'Not allowed: it would repeat the position after move 2 (no position may repeat).';
+    // Named as the move list shows it (row 1, the goats' b2-a1), not as a ply count.
+    const why =
+      'Not allowed: it would repeat the position after the goats’ b2-a1 in move 1 (no position may repeat).';
     expect(await typeMove(page, 'a2-a1')).toBe(why);
     await page.click('[data-point="a2"]');
     await page.click('[data-point="a1"]');
     expect(await page.locator('[data-refusal]').textContent()).toBe(why);
+    expect(await page.locator('.moves [data-ply="2"]').textContent()).toBe('b2-a1');
+    expect(
+      await page
+        .locator('.moves li', { has: page.locator('[data-ply="2"]') })
+        .locator('.n')
+        .textContent(),
+    ).toBe('1.');
     expect(await page.locator('.moves .move').count()).toBe(5);
     expect(errors).toEqual([]);
     await page.context().close();

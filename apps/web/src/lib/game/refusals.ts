@@ -8,7 +8,9 @@ import {
   explainPoints,
   explainTap,
   type Game,
+  makeMove,
   makePoint,
+  opposite,
   type Point,
   type Refusal,
   type Side,
@@ -18,7 +20,32 @@ import { digits } from '../i18n/i18n.svelte.js';
 
 const at = (point: Point): { point: string } => ({ point: makePoint(point) });
 
-export function refusalText(refusal: Refusal): string {
+/**
+ * A refusal as told to the player. R13's names the earlier move as the move list shows it (its
+ * row, its side and its text), not a bare ply count that the list never shows.
+ */
+export type Why =
+  | Exclude<Refusal, { kind: 'repeats' }>
+  | { readonly kind: 'repeats'; readonly ply: 0 }
+  | { readonly kind: 'repeats'; readonly ply: number; readonly by: Side; readonly move: string };
+
+/** `refusal` with, for R13, the move of `game` after which the position occurred. */
+export function told(game: Game, refusal: Refusal): Why {
+  if (refusal.kind !== 'repeats') return refusal;
+  if (refusal.ply === 0) return { kind: 'repeats', ply: 0 };
+  const move = game.moves[refusal.ply - 1];
+  if (!move) return { kind: 'illegal' };
+  // Sides alternate every ply: odd plies are the first mover's.
+  const first = game.start.toMove;
+  return {
+    kind: 'repeats',
+    ply: refusal.ply,
+    by: refusal.ply % 2 === 1 ? first : opposite(first),
+    move: makeMove(move),
+  };
+}
+
+export function refusalText(refusal: Why): string {
   switch (refusal.kind) {
     case 'game-over':
       return m.error_game_over();
@@ -49,12 +76,16 @@ export function refusalText(refusal: Refusal): string {
     case 'no-move-from':
       return m.refusal_no_move_from(at(refusal.at));
     case 'repeats':
-      return refusal.ply === 0
-        ? m.refusal_repeats_start()
-        : m.refusal_repeats({ ply: digits(String(refusal.ply)) });
+      return 'move' in refusal ? repeatsText(refusal) : m.refusal_repeats_start();
     case 'illegal':
       return m.error_illegal_move();
   }
+}
+
+function repeatsText(refusal: { ply: number; by: Side; move: string }): string {
+  // The move list's row: two plies to a move.
+  const named = { n: digits(String(Math.ceil(refusal.ply / 2))), move: refusal.move };
+  return refusal.by === 'tiger' ? m.refusal_repeats_tigers(named) : m.refusal_repeats_goats(named);
 }
 
 /** A tap the board did not take: on `at`, with the piece on `from` selected (null: none). */
@@ -64,9 +95,11 @@ export interface BoardTap {
 }
 
 /** Why `by`'s tap is refused; null for a watcher, with no game, or when it is allowed. */
-export function tapRefused(game: Game | null, by: Side | null, tap: BoardTap): Refusal | null {
+export function tapRefused(game: Game | null, by: Side | null, tap: BoardTap): Why | null {
   if (!game || !by) return null;
-  return tap.from === null ? explainTap(game, tap.at, by) : explainPoints(game, tap.from, tap.at, by);
+  const refusal =
+    tap.from === null ? explainTap(game, tap.at, by) : explainPoints(game, tap.from, tap.at, by);
+  return refusal && told(game, refusal);
 }
 
 /** Why `by`'s tap is refused, in words; null for a watcher, with no game, or when it is allowed. */
@@ -79,5 +112,5 @@ export function tapRefusal(game: Game | null, by: Side | null, tap: BoardTap): s
 export function typedRefusal(game: Game | null, by: Side | null, text: string): string | null {
   if (!game || !by) return null;
   const refusal = explainMoveText(game, text, by);
-  return refusal && refusalText(refusal);
+  return refusal && refusalText(told(game, refusal));
 }
