@@ -2,7 +2,6 @@ import { TablebaseReply } from '@bagh/protocol';
 import { cleanup, fireEvent, render } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApiResult } from '../net/api.js';
 import Analysis from '../ui/Analysis.svelte';
 import type { Analyser } from './analysis.js';
 import { parseTableReply, TableProbe, tablePosition, tableView } from './tablebase.js';
@@ -102,30 +101,36 @@ describe('the table’s verdict in words', () => {
   });
 });
 
-const answered = (value: unknown): ApiResult<unknown> => ({ ok: true, value });
-const refused = (code: 'BAD_REQUEST' | 'UNAVAILABLE'): ApiResult<unknown> => ({
-  ok: false,
-  error: { code, message: code },
-});
+/** What `fetch` answers, by position: a reply's JSON, or a status with an error body. */
+function serving(answers: Record<string, { status: number; body: unknown }>) {
+  return vi.fn(async (url: string) => {
+    const position = new URL(url, 'http://bagh.test').searchParams.get('position') ?? '';
+    const { status, body } = answers[position] ?? { status: 400, body: { error: { code: 'BAD_REQUEST' } } };
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  });
+}
 
 describe('asking the server', () => {
-  it('asks once per position; a missing table (503) is asked again', async () => {
-    const fetcher = vi.fn(async (position: string) =>
-      position.startsWith('bad') ? refused('BAD_REQUEST') : answered({ result: 'draw', moves: [] }),
-    );
-    const probe = new TableProbe(fetcher);
-    expect(await probe.ask('p t 0 0')).toEqual({ result: 'draw', moves: [] });
-    expect(await probe.ask('p t 0 0')).toEqual({ result: 'draw', moves: [] });
-    expect(await probe.ask('bad')).toBeNull();
-    expect(await probe.ask('bad')).toBeNull();
-    expect(fetcher).toHaveBeenCalledTimes(2);
+  afterEach(() => vi.unstubAllGlobals());
 
-    const missing = vi.fn(async () => refused('UNAVAILABLE'));
-    const later = new TableProbe(missing);
-    await expect(later.ask('p t 0 0')).rejects.toThrow('UNAVAILABLE');
-    await expect(later.ask('p t 0 0')).rejects.toThrow('UNAVAILABLE');
-    expect(missing).toHaveBeenCalledTimes(2);
-    expect(await new TableProbe(async () => answered({ result: 'x' })).ask('p')).toBeNull();
+  it('asks once per position; a missing table (503) is asked again', async () => {
+    const fetch = serving({
+      'p t 0 0': { status: 200, body: { result: 'draw', moves: [] } },
+      'odd t 0 0': { status: 200, body: { result: 'bagh', moves: [] } },
+      'missing t 0 0': { status: 503, body: { error: { code: 'UNAVAILABLE', message: 'no table' } } },
+    });
+    vi.stubGlobal('fetch', fetch);
+    const probe = new TableProbe();
+    expect(await probe.ask('p t 0 0')).toEqual({ result: 'draw', moves: [] });
+    expect(await probe.ask('p t 0 0')).toEqual({ result: 'draw', moves: [] });
+    expect(fetch.mock.calls[0]?.[0]).toBe('/api/tablebase?position=p%20t%200%200');
+    expect(await probe.ask('bad')).toBeNull();
+    expect(await probe.ask('bad')).toBeNull();
+    expect(await probe.ask('odd t 0 0')).toBeNull();
+    expect(fetch).toHaveBeenCalledTimes(3);
+    await expect(probe.ask('missing t 0 0')).rejects.toThrow('HTTP 503');
+    await expect(probe.ask('missing t 0 0')).rejects.toThrow('HTTP 503');
+    expect(fetch).toHaveBeenCalledTimes(5);
   });
 });
 
@@ -142,7 +147,7 @@ describe('the Analyse panel with the table', () => {
         { move: 'b2-a1', result: 'draw' },
       ],
     };
-    const fetcher = vi.fn(async () => answered(reply));
+    const fetcher = vi.fn(async () => parseTableReply(reply));
     const table = new TableProbe(fetcher);
     const { container, getByRole } = render(Analysis, { game: line(), ply: 39, analyser: silent, table });
     await tick();
@@ -158,7 +163,7 @@ describe('the Analyse panel with the table', () => {
   });
 
   it('says nothing when the server has no table', async () => {
-    const table = new TableProbe(async () => refused('UNAVAILABLE'));
+    const table = new TableProbe(async () => Promise.reject(new Error('HTTP 503')));
     const { container, getByRole } = render(Analysis, { game: line(), ply: 40, analyser: silent, table });
     await fireEvent.click(getByRole('button', { name: 'Analyse' }));
     await table.ask('TGGGT/1GGGG/GGGTG/GTGGG/GGGGG g 0 0').catch(() => {});

@@ -2,12 +2,12 @@
  * The sliding-phase tablebase's verdict on a replayed Bagh Chal position (`GET /api/tablebase`),
  * asked once per position and said in words. Its values ignore R13 (a position has no history).
  * The reply is checked by plain code, not the protocol's zod schema: zod would overrun the
- * bundle budget (tablebase.test.ts holds the two to the same answers).
+ * bundle budget (tablebase.test.ts holds the two to the same answers). Fetched here, not through
+ * net/api.ts: sharing it would split it into a chunk of its own, a cost on the budget.
  */
 import type { TablebaseReply, TablebaseResult } from '@bagh/protocol';
 import { gameFromMoves, makePosition } from '@bagh/rules';
 import { m } from '../../paraglide/messages.js';
-import { type ApiResult, fetchTablebase } from '../net/api.js';
 import { type GameLine, winWords } from './analysis.js';
 
 /** The moves named as keeping the value, at most. */
@@ -68,26 +68,30 @@ export function tableView(reply: TablebaseReply): TableView {
   return { result, words, keep };
 }
 
+/** The table's reply for `position`; null when the table does not hold it (400) or a reply is malformed. */
+export async function fetchTable(position: string): Promise<TablebaseReply | null> {
+  const res = await fetch(`/api/tablebase?position=${encodeURIComponent(position)}`);
+  if (res.ok) return parseTableReply(await res.json().catch(() => null));
+  if (res.status === 400) return null;
+  throw new Error(`HTTP ${res.status}`); // 503: no table (yet)
+}
+
 /**
- * Asks the server about positions, each once: an answer or a refusal (400: not in the table) is
- * kept; a missing table (503) or a network failure rejects and is asked again next time.
+ * Asks the server about positions, each once: an answer or a refusal (400) is kept; a missing
+ * table (503) or a network failure rejects and is asked again next time.
  */
 export class TableProbe {
   readonly #asked = new Map<string, Promise<TablebaseReply | null>>();
-  readonly #fetch: (position: string) => Promise<ApiResult<unknown>>;
+  readonly #fetch: typeof fetchTable;
 
-  constructor(fetcher: (position: string) => Promise<ApiResult<unknown>> = fetchTablebase) {
+  constructor(fetcher: typeof fetchTable = fetchTable) {
     this.#fetch = fetcher;
   }
 
   ask(position: string): Promise<TablebaseReply | null> {
     const cached = this.#asked.get(position);
     if (cached) return cached;
-    const answer = this.#fetch(position).then((res) => {
-      if (res.ok) return parseTableReply(res.value);
-      if (res.error.code === 'BAD_REQUEST') return null;
-      throw new Error(res.error.message);
-    });
+    const answer = this.#fetch(position);
     this.#asked.set(position, answer);
     answer.catch(() => this.#asked.delete(position));
     return answer;

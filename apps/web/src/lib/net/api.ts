@@ -8,7 +8,6 @@ import type {
   GamesReply,
   ImportRecordReply,
   LiveReply,
-  TablebaseReply,
 } from '@bagh/protocol';
 import { m } from '../../paraglide/messages.js';
 
@@ -47,7 +46,3 @@ export function fetchGames(query: GamesQuery = {}): Promise<ApiResult<GamesReply
   const search = params.toString();
   return call<GamesReply>(search ? `/api/games?${search}` : '/api/games');
 }
-
-/** The tablebase's value of a sliding-phase position (unchecked: see analysis/tablebase.ts). */
-export const fetchTablebase = (position: string): Promise<ApiResult<TablebaseReply>> =>
-  call<TablebaseReply>(`/api/tablebase?position=${encodeURIComponent(position)}`);
