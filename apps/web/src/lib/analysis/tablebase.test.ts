@@ -2,6 +2,7 @@ import { TablebaseReply } from '@bagh/protocol';
 import { cleanup, fireEvent, render } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../i18n/i18n.svelte.js';
 import Analysis from '../ui/Analysis.svelte';
 import type { Analyser } from './analysis.js';
 import { parseTableReply, TableProbe, tablePosition, tableView } from './tablebase.js';
@@ -86,6 +87,16 @@ describe('the table’s verdict in words', () => {
       moves: ['a', 'b', 'c', 'd'].map((file) => ({ move: `${file}1-${file}2`, result: 'draw' as const })),
     });
     expect(draw).toEqual({ result: 'draw', words: 'Draw with best play', keep: ['a1-a2', 'b1-b2', 'c1-c2'] });
+  });
+
+  it('in the player’s language, with its digits', async () => {
+    await i18n.set('ne');
+    try {
+      expect(tableView({ result: 'goat', plies: 13, moves: [] }).words).toBe('बाख्राले ७ चालमा बाघ थुन्छन्');
+      expect(tableView({ result: 'draw', moves: [] }).words).toBe('उत्तम खेलमा बराबरी');
+    } finally {
+      await i18n.set('en');
+    }
   });
 
   it('for the losing side, the moves that lose the slowest', () => {
