@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Tablebase } from '@bagh/engine/tablebase';
-import type { ImportRecordReply } from '@bagh/protocol';
+import { type ImportRecordReply, TablebaseReply } from '@bagh/protocol';
 import { gameFromMoves, makePosition, makeRecord } from '@bagh/rules';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,11 @@ function expected(table: Tablebase, ply: number): { words: string; keep: string[
 async function tableReady(base: string): Promise<void> {
   for (let attempt = 0; attempt < 500; attempt++) {
     const res = await fetch(`${base}/api/tablebase?position=${encodeURIComponent(positionAt(39))}`);
-    if (res.status === 200) return;
+    if (res.status === 200) {
+      // The server's reply as the protocol defines it (the page checks it with plain code).
+      expect(TablebaseReply.safeParse(await res.json()).success).toBe(true);
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the server never verified its table');
