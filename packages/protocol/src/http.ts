@@ -106,3 +106,33 @@ export const GamesReply = z.object({
   next: GamesCursor.optional(),
 });
 export type GamesReply = z.infer<typeof GamesReply>;
+
+/** `GET /api/tablebase` query: a RULES.md R41 position string of Bagh Chal's sliding phase. */
+export const TablebaseQuery = z.object({ position: z.string().trim().min(1).max(120) });
+export type TablebaseQuery = z.infer<typeof TablebaseQuery>;
+
+/** Who wins with best play; `draw`: neither can force a win. */
+export const TablebaseResult = z.enum(['tiger', 'goat', 'draw']);
+export type TablebaseResult = z.infer<typeof TablebaseResult>;
+
+/** Plies to the game's end with best play (the winner the fastest, the loser the slowest). */
+const Plies = z.number().int().min(0);
+
+/** One legal move and the value of the position it leads to (its plies count the move itself). */
+export const TablebaseMove = z.object({
+  move: z.string().min(1),
+  result: TablebaseResult,
+  plies: Plies.optional(),
+});
+export type TablebaseMove = z.infer<typeof TablebaseMove>;
+
+/**
+ * `GET /api/tablebase` 200 reply: the position's value (`plies` absent for a draw) and every legal
+ * move's, best first for the side to move. Exact for play without history: it ignores R13.
+ */
+export const TablebaseReply = z.object({
+  result: TablebaseResult,
+  plies: Plies.optional(),
+  moves: z.array(TablebaseMove).readonly(),
+});
+export type TablebaseReply = z.infer<typeof TablebaseReply>;

@@ -7,9 +7,9 @@
  * comes without its game's history.
  */
 import { Tablebase, TablebaseMissing } from '@bagh/engine/tablebase';
+import { TablebaseQuery, type TablebaseReply } from '@bagh/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { parse } from './api.js';
 import { HttpError } from './errors.js';
 
@@ -20,8 +20,6 @@ export interface TablebaseOptions {
   /** Called once the table's checksums match (the computer then plays from it). */
   readonly onVerified?: (dir: string) => void;
 }
-
-const TablebaseQuery = z.object({ position: z.string().trim().min(1).max(120) });
 
 export async function tablebaseRoutes(fastify: FastifyInstance, opts: TablebaseOptions): Promise<void> {
   let table: Tablebase | null = null;
@@ -52,6 +50,7 @@ export async function tablebaseRoutes(fastify: FastifyInstance, opts: TablebaseO
     if (table === null) throw new HttpError(503, 'UNAVAILABLE', unavailable);
     const answer = table.analysePosition(query.position);
     if (!answer.ok) throw new HttpError(400, 'BAD_REQUEST', answer.error.message);
-    return reply.header('cache-control', 'public, max-age=86400').send(answer.value);
+    const body: TablebaseReply = answer.value;
+    return reply.header('cache-control', 'public, max-age=86400').send(body);
   });
 }

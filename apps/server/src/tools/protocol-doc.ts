@@ -23,6 +23,8 @@ import {
   RoomParams,
   SERVER_EVENTS,
   Snapshot,
+  TablebaseQuery,
+  TablebaseReply,
 } from '@bagh/protocol';
 import { z } from 'zod';
 
@@ -63,6 +65,8 @@ export function renderSchemas(): string {
   parts.push(block('GET /api/games — 200 reply (`GamesReply`)', GamesReply, 'output'));
   parts.push(block('POST /api/records — request body (`ImportRecordBody`)', ImportRecordBody, 'input'));
   parts.push(block('POST /api/records — 201 reply (`ImportRecordReply`)', ImportRecordReply, 'output'));
+  parts.push(block('GET /api/tablebase — query (`TablebaseQuery`)', TablebaseQuery, 'input'));
+  parts.push(block('GET /api/tablebase — 200 reply (`TablebaseReply`)', TablebaseReply, 'output'));
   parts.push(block('Every 4xx reply (`ErrorBody`)', ErrorBody, 'output'));
   // The registry of @bagh/protocol, the one the server registers its handlers from.
   parts.push('### Socket.IO: client → server\n');

@@ -74,6 +74,13 @@ function leadWords(goats: number): string {
   return tigers ? m.verdict_tigers_ahead({ count: n }) : m.verdict_goats_ahead({ count: n });
 }
 
+/** A forced win `plies` away, counted in the winner's moves ("Tigers win in 5 moves"). */
+export function winWords(tigers: boolean, plies: number): string {
+  const one = movesIn(plies) === 1;
+  if (tigers) return one ? m.verdict_tigers_win_one() : m.verdict_tigers_win_in({ count: count(plies) });
+  return one ? m.verdict_goats_trap_one() : m.verdict_goats_trap_in({ count: count(plies) });
+}
+
 /**
  * The engine's answer as a player reads it; the bar from `view`'s side. `result`: how the game
  * ended, when the position is its last (a resignation, a flag, or the rules' end).
@@ -94,16 +101,11 @@ export function verdictOf(reply: AnalysisReply, view: Side, result: GameResult |
   }
   if (reply.mateIn !== null) {
     const tigers = reply.mateIn > 0;
-    const plies = Math.abs(reply.mateIn);
-    const one = movesIn(plies) === 1;
-    const words = tigers
-      ? one
-        ? m.verdict_tigers_win_one()
-        : m.verdict_tigers_win_in({ count: count(plies) })
-      : one
-        ? m.verdict_goats_trap_one()
-        : m.verdict_goats_trap_in({ count: count(plies) });
-    return { kind: 'win', words, goats: bar(tigers ? WIN_SCORE : -WIN_SCORE) };
+    return {
+      kind: 'win',
+      words: winWords(tigers, Math.abs(reply.mateIn)),
+      goats: bar(tigers ? WIN_SCORE : -WIN_SCORE),
+    };
   }
   const goats = reply.forTigers / GOAT;
   if (reply.captureIn !== null) {
