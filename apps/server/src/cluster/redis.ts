@@ -9,8 +9,9 @@
  * whatever the size of the cluster (the Redis Streams adapter handed every event to every node).
  * It has no connection-state recovery; a client that missed events re-joins with `since`.
  *
- * What stays per node: the live room cache (checked against the stored version before every
- * command, see Room; a node behind applies the changes it missed) and the sockets themselves.
+ * What stays per node: the live room cache (kept current by the changes carried with the room's
+ * events, or read from the store first, see Room) and the sockets themselves. A room whose sockets
+ * are all on this node (owner-node routing, deploy/nginx.conf) is broadcast here only.
  * Presence is the cluster's: a command that moves sockets counts the other nodes' sockets of the
  * room (`fetchSockets` over the adapter's request channel, see app.ts) and stores the totals with
  * the room (`presence` changes).
