@@ -16,6 +16,7 @@
  *   BENCH_ROOMS=1000 BENCH_SECONDS=10 BENCH_RATE=2            the throughput runs
  *   BENCH_NODES=1,2,4                                         their node counts (empty: relay only)
  *   BENCH_SAME_NODE=1                                         also 2 nodes with each room on one node
+ *                                                             (owner-node routing), at both paces
  *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
  *   BENCH_HUMAN_NODES=1,2                                     their node counts
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
@@ -156,9 +157,12 @@ benchMain(async () => {
     report(result, 8);
     runs.set(n, result);
   }
-  if (process.env.BENCH_SAME_NODE === '1') {
-    // The rooms whose players share a node: the node judges on its cache without reading PostgreSQL first.
-    report(await bagh(2, rooms, seconds, ratePerRoom, true), 8);
+  // The rooms whose sockets share a node: what owner-node routing (deploy/nginx.conf) gives.
+  const sameNode = process.env.BENCH_SAME_NODE === '1';
+  let routed: Result | undefined;
+  if (sameNode) {
+    routed = await bagh(2, rooms, seconds, ratePerRoom, true);
+    report(routed, 8);
   }
   const cpu = (r: Result) => r.cpuMicrosPerMove;
   for (const [n, r] of runs) {
@@ -178,12 +182,19 @@ benchMain(async () => {
       human.set(n, result);
     }
   }
+  let humanRouted: Result | undefined;
+  if (humanRooms > 0 && sameNode) {
+    humanRouted = await bagh(2, humanRooms, humanSeconds, 0.2, true);
+    report(humanRouted, 8);
+  }
 
   out(`goals (issue 17), this run, load average now ${loadavg()[0]!.toFixed(2)}:`);
   goal('1 node / relay CPU/move', runs.get(1), base, cpu, 2);
   goal('2 nodes / 1 node CPU/move', runs.get(2), runs.get(1), cpu, 1.3);
   goal('4 nodes / 2 nodes CPU/move', runs.get(4), runs.get(2), cpu, 1.3);
   goal('2 nodes / 1 node p99 at human pace', human.get(2), human.get(1), (r) => r.p99, 2);
+  goal('2 nodes, rooms on one node / 1 node CPU/move', routed, runs.get(1), cpu, 1.3);
+  goal('2 nodes, rooms on one node / 1 node p99 at human pace', humanRouted, human.get(1), (r) => r.p99, 2);
 
   if (restartRooms > 0) {
     const r = await restartUnderLoad(restartRooms, 0.5);

@@ -9,8 +9,9 @@
  * whatever the size of the cluster (the Redis Streams adapter handed every event to every node).
  * It has no connection-state recovery; a client that missed events re-joins with `since`.
  *
- * What stays per node: the live room cache (checked against the stored version before every
- * command, see Room; a node behind applies the changes it missed) and the sockets themselves.
+ * What stays per node: the live room cache (kept current by the changes carried with the room's
+ * events, or read from the store first, see Room) and the sockets themselves. A room whose sockets
+ * are all on this node (owner-node routing, deploy/nginx.conf) is broadcast here only.
  * Presence is the cluster's: a command that moves sockets counts the other nodes' sockets of the
  * room (`fetchSockets` over the adapter's request channel, see app.ts) and stores the totals with
  * the room (`presence` changes).
@@ -20,7 +21,7 @@ import type { Logger } from 'pino';
 import { createClient } from 'redis';
 import type { Namespace } from 'socket.io';
 import { z } from 'zod';
-import { type Stored, storedWith } from '../rooms/room.js';
+import { localOnly, type Stored, storedWith } from '../rooms/room.js';
 
 export interface RedisCluster {
   /** For `new Server(http, { adapter })`. */
@@ -164,6 +165,7 @@ export function hearStored(adapter: object, hear: (stored: Stored) => void): voi
 /** The cluster adapter's message hooks (socket.io-adapter's ClusterAdapter, not in its types). */
 interface ClusterInternals {
   readonly uid: string;
+  broadcast(packet: { data?: unknown[] }, opts: { flags?: { local?: boolean } }): Promise<void>;
   doPublish(message: ClusterMessage): Promise<string>;
   onMessage(message: ClusterMessage, offset?: string): unknown;
 }
@@ -196,6 +198,14 @@ const StoredMessage = z.object({
  * their next command without reading the store first. The node's own messages are not fed back.
  */
 function carryStored(adapter: ClusterInternals): void {
+  // A room whose sockets are all here (Room's `localOnly`): delivered as `io.local` would, no
+  // publish (and the broadcast does not wait for Redis's reply before the local sockets get it).
+  const broadcast = adapter.broadcast.bind(adapter);
+  adapter.broadcast = (packet, opts) => {
+    const event = packet.data?.[1];
+    const local = typeof event === 'object' && event !== null && localOnly.has(event as never);
+    return broadcast(packet, local ? { ...opts, flags: { ...opts.flags, local: true } } : opts);
+  };
   const publish = adapter.doPublish.bind(adapter);
   adapter.doPublish = (message) => {
     const event = message.type === BROADCAST ? message.data?.packet?.data?.[1] : undefined;

@@ -92,6 +92,14 @@ export interface Stored extends ChangesSince {
 export const storedWith = new WeakMap<RoomEvent, Stored>();
 
 /**
+ * Events of a room whose stored presence is this node's sockets alone: the adapter delivers them
+ * here only, without the Redis publish (cluster/redis.ts). Sound because a socket joining on
+ * another node is judged there on the stored room (it holds none of the room's sockets yet) and
+ * stores its presence: from the next append on (its version check) this node is not alone.
+ */
+export const localOnly = new WeakSet<RoomEvent>();
+
+/**
  * Work a command needs before it is judged (a rematch creates its room), done in the room's turn
  * on the state it will be judged on: the command to judge, or a refusal.
  */
@@ -142,6 +150,8 @@ export class Room {
   /** Changes the store refused in a row (timers back off while it fails). */
   #storeFailures = 0;
   #bot: BotWork | null = null;
+  /** A change fed from another node did not follow the cache: the next command reads the store. */
+  #missed = false;
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
     this.#state = state;
@@ -526,7 +536,9 @@ export class Room {
         storedWith.set(first, { roomId: this.id, from, version: state.version, changes: stored });
       }
       if (state.public) this.#deps.onStored?.(state);
+      const alone = this.#alone();
       for (const event of events) {
+        if (alone) localOnly.add(event);
         this.#history.push(event);
         this.#deps.onEvent?.(event);
         send(event);
@@ -586,9 +598,17 @@ export class Room {
    * current. A room without a socket here (a timer's command) reads the store first.
    */
   #heard(): boolean {
-    if (this.#state.presence === null || !this.#deps.storage.currentVersion) return false;
+    if (this.#missed || this.#state.presence === null || !this.#deps.storage.currentVersion) return false;
     const here = localPresence(this.#state);
     return here.tiger + here.goat + here.spectators > 0;
+  }
+
+  /** Several nodes, and the stored presence (every node's sockets) is this node's own. */
+  #alone(): boolean {
+    const total = this.#state.presence;
+    if (total === null || !this.#deps.storage.currentVersion) return false;
+    const here = localPresence(this.#state);
+    return total.tiger === here.tiger && total.goat === here.goat && total.spectators === here.spectators;
   }
 
   /**
@@ -598,8 +618,10 @@ export class Room {
    */
   feed(stored: Stored): void {
     const run = this.#tail.then(() => {
-      if (this.#gone || this.#state.version !== stored.from) return;
-      this.#catchUp(stored.from, stored.version, stored.changes);
+      if (this.#gone || stored.version <= this.#state.version) return;
+      // A gap (events sent here only while another node was alone, or lost while Redis was away).
+      if (this.#state.version !== stored.from || !this.#catchUp(stored.from, stored.version, stored.changes))
+        this.#missed = true;
     });
     this.#tail = run.then(
       () => undefined,
@@ -619,12 +641,14 @@ export class Room {
       const since = this.#state.version;
       const missing = await storage.changesSince(this.id, since);
       if (missing === null) return false;
+      this.#missed = false;
       if (missing.version === since) return true;
       if (missing.version > since && this.#catchUp(since, missing.version, missing.changes)) return true;
       return this.#reload();
     }
     const stored = await storage.currentVersion(this.id);
     if (stored === null) return false;
+    this.#missed = false;
     return stored === this.#state.version || this.#reload();
   }
 

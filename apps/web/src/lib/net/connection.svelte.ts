@@ -132,6 +132,10 @@ export class GameConnection {
     this.#socket =
       options.socket ??
       io(options.url ?? '', {
+        // The load balancer sends every socket of a room to one node (deploy/nginx.conf); its own
+        // manager, so that the query is this room's.
+        query: { room: roomId },
+        forceNew: true,
         transports: ['websocket', 'polling'],
         autoConnect: false,
         reconnection: true,
