@@ -9,9 +9,8 @@
  * message could not arrive while the search holds the thread).
  *
  * `workerData.tablebase`, or a later `{ tablebase }` message, names a verified sliding-phase
- * tablebase: `max` then keeps to its best moves wherever it holds the position (searching among
- * its draws, for R13), and its placement-phase
- * search values the positions where the hand empties by the table (search.ts).
+ * tablebase: `max` then plays its fastest win wherever the table holds one, and its search values
+ * the positions where the hand empties (or a goat falls) by the table's wins and losses (search.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { useMoveOracle, useTableProbe } from './bot.js';
@@ -31,7 +30,7 @@ if (tablebase) playFromTablebase(tablebase);
 function playFromTablebase(dir: string): void {
   try {
     const table = Tablebase.open(dir);
-    useMoveOracle((game) => table.bestMoves(game));
+    useMoveOracle((game) => table.winningMoves(game));
     useTableProbe(searchProbe(table));
   } catch (error) {
     console.error(`bot worker: tablebase ${dir} not used: ${(error as Error).message}`);

@@ -20,9 +20,12 @@
  * game or of the line can recur from it (goats in hand and captures never come back), and a table
  * win in N is a line of strictly falling distances, which never repeats itself, so under R13 it
  * still wins, in N plies or fewer (a move R13 refuses the loser only shortens it). There a win or
- * loss is a mate score at ply + N and a draw scores 0, and the node is not searched further. At
- * other sliding-phase nodes (where the game or the line may forbid the table's line, issue 21's
- * races) the search goes on as without a table. Without R13 every sliding-phase node is fresh.
+ * loss is a mate score at ply + N, and the node is not searched further. A table draw is not a
+ * draw under R13 (every game ends: a race for unrepeated moves, issue 21), so there the search
+ * goes on as without a table: scoring draws 0 made `max` give goats away for "draws" it then lost
+ * (the bench, README). At other sliding-phase nodes (where the game or the line may forbid the
+ * table's line) the table is not used. Without R13 every sliding-phase node is fresh and a draw
+ * scores 0.
  */
 import {
   type Game,
@@ -396,7 +399,8 @@ export class Searcher {
     if (board.noRepeat && this.lineMaterial[ply - 1] === board.goatsOnBoard) return null;
     const value = this.tableProbe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove);
     if (value === undefined) return null;
-    if (value === 0) return 0;
+    // Under R13 a table draw is a race for unrepeated moves the evaluation judges, not a 0.
+    if (value === 0) return board.noRepeat ? null : 0;
     const plies = value - 1;
     return (plies & 1) === 1 ? WIN_SCORE - (ply + plies) : -(WIN_SCORE - (ply + plies));
   }

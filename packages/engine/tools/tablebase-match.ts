@@ -7,9 +7,11 @@
  * lost, so the table side must never lose) and not yet over; BENCH_TB_STARTS of them (default 12).
  * Each start is played twice, the table on either side. Both sides are `max` on the same node
  * budget a move (BENCH_TB_NODES, default 50k; no clock, so the result does not depend on the
- * load); the table side plays the table's move (`useMoveOracle`, the fastest win, else a draw,
- * else the slowest loss among the moves R13 allows) and its search probes the table
- * (`useTableProbe`). Capped at 300 plies from the start (a draw). Prints W-D-L per side.
+ * load); the table side is `max` as the server's bot workers make it: it plays the table's fastest
+ * win where the table has one (`useMoveOracle(table.winningMoves)`, among the moves R13 allows)
+ * and its search probes the table (`useTableProbe`); BENCH_TB_ORACLE=best makes it keep to the
+ * table's best moves everywhere (its draws: searching among them), for comparison. Capped at 300 plies from the start (a draw). Prints W-D-L per side, and
+ * beside each start the game of max against max with no table (the reference).
  */
 import {
   chooseMove,
@@ -53,8 +55,18 @@ export function drawnStarts(table: Tablebase, count: number, level: Level = 'cas
 }
 
 /** One game from `start`; the table plays `tableSide`. The winner, or 'draw' at the cap. */
-export function playWithTable(table: Tablebase, start: Game, tableSide: Side, nodes: number): Side | 'draw' {
-  const oracle = (game: Game) => table.bestMoves(game);
+export function playWithTable(
+  table: Tablebase,
+  start: Game,
+  tableSide: Side | null,
+  nodes: number,
+): Side | 'draw' {
+  // As the server's bot workers: the table's fastest win only; BENCH_TB_ORACLE=best keeps to its
+  // best moves whatever they are (its draws too), for comparison.
+  const oracle =
+    process.env.BENCH_TB_ORACLE === 'best'
+      ? (game: Game) => table.bestMoves(game)
+      : (game: Game) => table.winningMoves(game);
   const probe = searchProbe(table);
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
   const limits = { timeMs: undefined, maxNodes: nodes };
@@ -92,8 +104,11 @@ export function tablebaseMatch(dir: string, load: string): void {
       tiger: { win: 0, draw: 0, loss: 0 },
       goat: { win: 0, draw: 0, loss: 0 },
     };
+    const plainTally = { tiger: 0, goat: 0, draw: 0 };
     for (const [i, start] of starts.entries()) {
-      const line: string[] = [];
+      const plain = playWithTable(table, start, null, nodes);
+      plainTally[plain]++;
+      const line: string[] = [`no table either side: ${plain}`];
       for (const side of ['tiger', 'goat'] as const) {
         const winner = playWithTable(table, start, side, nodes);
         const tally = tallies[side];
@@ -104,6 +119,9 @@ export function tablebaseMatch(dir: string, load: string): void {
       }
       console.log(`  start ${i} (after ${start.moves.length} plies): ${line.join(', ')}`);
     }
+    console.log(
+      `  no table either side: tigers ${plainTally.tiger}, goats ${plainTally.goat}, draws ${plainTally.draw}`,
+    );
     for (const side of ['tiger', 'goat'] as const) {
       const t = tallies[side];
       console.log(`  table as ${side}s: W-D-L ${t.win}-${t.draw}-${t.loss}`);

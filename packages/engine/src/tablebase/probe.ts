@@ -239,6 +239,18 @@ export class Tablebase {
     return best;
   }
 
+  /**
+   * The legal moves of the fastest win when the table says the side to move wins, else none: what
+   * `max` keeps to under R13, where the table's draws (and so its losses' alternatives) are races
+   * for unrepeated moves that the search judges better (README, the tablebase match).
+   */
+  winningMoves(game: Game): Move[] {
+    const best = this.bestMoves(game);
+    if (best.length === 0) return best;
+    const first = this.afterMove(game, best[0]!);
+    return first.result === game.position.toMove ? best : [];
+  }
+
   /** The table's best legal move (the fastest win, else a draw, else the slowest loss), or null outside it. */
   bestMove(game: Game): Move | null {
     if (game.variant !== 'bagh-chal' || game.outcome || this.outside(game.position)) return null;

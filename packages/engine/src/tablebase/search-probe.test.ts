@@ -3,7 +3,15 @@
  * tigers "win" at the first capture, so only boards with 20 goats are in it): every board a draw
  * but the ones a test marks. Node budgets only.
  */
-import { createGame, type Game, makeMove, parsePosition, playMoveText, popcount } from '@bagh/rules';
+import {
+  createGame,
+  type Game,
+  legalMoves,
+  makeMove,
+  parsePosition,
+  playMoveText,
+  popcount,
+} from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useTableProbe } from '../bot.js';
 import { WIN_SCORE } from '../evaluate.js';
@@ -94,5 +102,22 @@ describe('the search probes the tablebase where the hand empties (issue 20)', ()
     const result = new Searcher().search(sliding, limits);
     expect(result.score).not.toBe(WIN_SCORE - 7);
     expect(Math.abs(result.score)).toBeLessThan(WIN_SCORE - 1000);
+  });
+
+  it('leaves a table draw to the search under R13 (a draw there is a race, not a 0)', () => {
+    const root = gameAt('GGGGG/GTGTG/GG1GG/GT1TG/GGGGG g 1 0');
+    const drawn = new Searcher().search(root, { ...BUDGET, tableProbe: searchProbe(tableWith([])) });
+    const plain = new Searcher().search(root, BUDGET);
+    expect(drawn.score).toBe(plain.score);
+    expect(drawn.score).not.toBe(0);
+  });
+
+  it("winningMoves: the table's fastest wins, none where the table has only draws", () => {
+    const sliding = gameAt('GGGGG/GTGTG/GGGGG/GT1TG/GGGGG g 0 0');
+    const winning = tableWith([[after(sliding, 'c3-c2'), 7]]);
+    expect(winning.winningMoves(sliding).map(makeMove)).toEqual(['c3-c2']);
+    const drawn = tableWith([]);
+    expect(drawn.winningMoves(sliding)).toEqual([]);
+    expect(drawn.bestMoves(sliding).length).toBe(legalMoves(sliding).length);
   });
 });
