@@ -1,7 +1,8 @@
 /** Chooses the computer's move for a level; the randomness is injected, so games replay exactly. */
 import type { Game, Move } from '@bagh/rules';
+import { WIN_SCORE } from './evaluate.js';
 import { LEVEL_SETTINGS, type Level } from './levels.js';
-import { Searcher, type SearchLimits, weightsFor } from './search.js';
+import { Searcher, type SearchLimits, type TableProbe, weightsFor } from './search.js';
 
 export interface BotChoice {
   readonly move: Move;
@@ -12,15 +13,29 @@ export interface BotChoice {
 
 /**
  * An oracle that knows the best move of some positions — the sliding-phase tablebase, registered
- * by a Node host with `useMoveOracle(game => table.bestMove(game))` — or null where it does not.
- * It must choose among `legalMoves(game)` (R13 applies to the game's history).
+ * by a Node host with `useMoveOracle(game => table.bestMoves(game))` — or null where it does not.
+ * It must choose among `legalMoves(game)` (R13 applies to the game's history). A list is the moves
+ * it values alike: `max` searches among them (the table's draws ignore R13, and the search sees
+ * the race for unrepeated moves that a draw by the table can still lose), and among all legal
+ * moves when it finds every one of them lost.
  */
-export type MoveOracle = (game: Game) => Move | null;
+export type MoveOracle = (game: Game) => Move | readonly Move[] | null;
 let moveOracle: MoveOracle | null = null;
 
 /** Makes `max` play the oracle's move wherever it has one (null: search only). */
 export function useMoveOracle(oracle: MoveOracle | null): void {
   moveOracle = oracle;
+}
+
+let tableProbe: TableProbe | null = null;
+
+/**
+ * Makes `max`'s search value Bagh Chal positions with every goat placed by the sliding-phase
+ * tablebase where that is sound under R13 (search.ts): registered by a Node host with
+ * `useTableProbe(searchProbe(table))`; the browser has none (null: the search alone).
+ */
+export function useTableProbe(probe: TableProbe | null): void {
+  tableProbe = probe;
 }
 
 export function chooseMove(
@@ -31,10 +46,19 @@ export function chooseMove(
   overrides: SearchLimits = {},
 ): BotChoice | null {
   const known = level === 'max' && moveOracle !== null ? moveOracle(game) : null;
-  if (known) return { move: known, score: 0, depth: 0, nodes: 0 };
+  if (known !== null && !Array.isArray(known)) return { move: known as Move, score: 0, depth: 0, nodes: 0 };
+  const among = known as readonly Move[] | null;
+  if (among?.length === 1) return { move: among[0]!, score: 0, depth: 0, nodes: 0 };
   const settings = LEVEL_SETTINGS[level];
-  const limits = { ...settings.limits, ...overrides };
-  const result = searcher.search(game, limits);
+  const probe = level === 'max' && tableProbe !== null ? { tableProbe } : {};
+  const root = among !== null && among.length > 1 ? { rootMoves: among } : {};
+  const limits = { ...settings.limits, ...probe, ...root, ...overrides };
+  let result = searcher.search(game, limits);
+  // Every move that keeps the table's draw loses by R13 within the horizon: any legal move may do better.
+  if (among !== null && result.score <= -(WIN_SCORE - 1000)) {
+    const free = searcher.search(game, { ...limits, rootMoves: undefined });
+    if (free.score > result.score) result = free;
+  }
   if (!result.move) return null;
   if (settings.temperature === 0 || result.rootScores.length === 1) {
     return { move: result.move, score: result.score, depth: result.depth, nodes: result.nodes };

@@ -1,4 +1,11 @@
-export { type BotChoice, chooseMove, type MoveOracle, seededRandom, useMoveOracle } from './bot.js';
+export {
+  type BotChoice,
+  chooseMove,
+  type MoveOracle,
+  seededRandom,
+  useMoveOracle,
+  useTableProbe,
+} from './bot.js';
 export { type CommandResult, runBotCommand } from './bot-command.js';
 export { DEFAULT_WEIGHTS, evaluateForTigers, GOAT_WEIGHTS, type Weights, WIN_SCORE } from './evaluate.js';
 export { LEVEL_SETTINGS, LEVELS, type Level, type LevelSettings } from './levels.js';
@@ -13,4 +20,4 @@ export {
   gameOf,
   type PositionRequest,
 } from './request.js';
-export { Searcher, type SearchLimits, type SearchResult } from './search.js';
+export { Searcher, type SearchLimits, type SearchResult, type TableProbe } from './search.js';

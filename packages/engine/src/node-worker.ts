@@ -9,14 +9,15 @@
  * message could not arrive while the search holds the thread).
  *
  * `workerData.tablebase`, or a later `{ tablebase }` message, names a verified sliding-phase
- * tablebase: `max` then plays its best move wherever it holds the position.
+ * tablebase: `max` then plays its fastest win wherever the table holds one, and its search values
+ * the positions where the hand empties (or a goat falls) by the table's wins and losses (search.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { useMoveOracle } from './bot.js';
+import { useMoveOracle, useTableProbe } from './bot.js';
 import { baghChalEndgame } from './endgame.js';
 import { type BotMoveRequest, botMove } from './request.js';
 import { Searcher } from './search.js';
-import { Tablebase } from './tablebase/probe.js';
+import { searchProbe, Tablebase } from './tablebase/probe.js';
 
 type WorkerMessage = { id: number; request: BotMoveRequest } | { tablebase: string };
 
@@ -29,7 +30,8 @@ if (tablebase) playFromTablebase(tablebase);
 function playFromTablebase(dir: string): void {
   try {
     const table = Tablebase.open(dir);
-    useMoveOracle((game) => table.bestMove(game));
+    useMoveOracle((game) => table.winningMoves(game));
+    useTableProbe(searchProbe(table));
   } catch (error) {
     console.error(`bot worker: tablebase ${dir} not used: ${(error as Error).message}`);
   }

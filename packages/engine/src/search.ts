@@ -13,6 +13,19 @@
  * - the epoch changes when the game's history does (every move of a movement phase), and a search
  *   of another game than the last clears the table (`newGame`);
  * - mate scores are stored relative to the node, so they hold at any ply.
+ *
+ * A sliding-phase tablebase, when the host injects one (`tableProbe`), values Bagh Chal positions
+ * with every goat placed. Its values ignore history, so under R13 they are trusted only at a
+ * *fresh* node: one whose move placed the last goat or captured one. No earlier position of the
+ * game or of the line can recur from it (goats in hand and captures never come back), and a table
+ * win in N is a line of strictly falling distances, which never repeats itself, so under R13 it
+ * still wins, in N plies or fewer (a move R13 refuses the loser only shortens it). There a win or
+ * loss is a mate score at ply + N, and the node is not searched further. A table draw is not a
+ * draw under R13 (every game ends: a race for unrepeated moves, issue 21), so there the search
+ * goes on as without a table: scoring draws 0 made `max` give goats away for "draws" it then lost
+ * (the bench, README). At other sliding-phase nodes (where the game or the line may forbid the
+ * table's line) the table is not used. Without R13 every sliding-phase node is fresh and a draw
+ * scores 0.
  */
 import {
   type Game,
@@ -59,7 +72,26 @@ export interface SearchLimits {
    * depth only if they beat the best so far. Deeper on the same nodes; on for `max`.
    */
   readonly reductions?: boolean;
+  /**
+   * The sliding-phase tablebase (Bagh Chal, single jumps): injected by a Node host, never I/O of
+   * the search's own. Used at fresh nodes only (above).
+   */
+  readonly tableProbe?: TableProbe;
+  /** Search only these root moves (legal ones of the game; e.g. the moves that keep the table's value). */
+  readonly rootMoves?: readonly Move[];
 }
+
+/**
+ * The table's value of a Bagh Chal board with every goat placed: undefined where it has none, 0 a
+ * draw, otherwise 1 + the plies to the end with best play, the side to move winning iff those
+ * plies are odd (the stored value of tablebase/FORMAT.md).
+ */
+export type TableProbe = (
+  tigers: number,
+  goatMask: number,
+  captured: number,
+  goatToMove: boolean,
+) => number | undefined;
 
 export interface SearchResult {
   readonly move: Move | null;
@@ -114,6 +146,7 @@ export class Searcher {
   private weights: Weights = DEFAULT_WEIGHTS;
   private endgame: EndgameTable | null = null;
   private reductions = false;
+  private tableProbe: TableProbe | null = null;
   /** The game the last search was of: a search of another one starts afresh. */
   private lastGame: Game | null = null;
   /** The positions on the searched line, by ply (the root at 0): hash, pieces and material. */
@@ -142,7 +175,7 @@ export class Searcher {
 
   search(game: Game, limits: SearchLimits = {}): SearchResult {
     this.follow(game);
-    const rootMoves = [...gameLegalMoves(game)];
+    const rootMoves = limits.rootMoves?.length ? [...limits.rootMoves] : [...gameLegalMoves(game)];
     this.nodes = 0;
     // Before the clock starts: the first search to use the table waits for it to be solved.
     this.endgame = limits.endgame && game.variant === 'bagh-chal' ? baghChalEndgame() : null;
@@ -151,8 +184,10 @@ export class Searcher {
     this.stopped = limits.stopped ?? NEVER;
     this.maxNodes = limits.maxNodes ?? Number.POSITIVE_INFINITY;
     this.reductions = limits.reductions ?? false;
+    this.tableProbe =
+      limits.tableProbe && game.variant === 'bagh-chal' && !game.options.multiJump ? limits.tableProbe : null;
     this.weights = weightsFor(game, limits);
-    const context = `${game.variant} ${JSON.stringify(game.options)} ${JSON.stringify(this.weights)} ${this.endgame !== null} ${this.reductions}`;
+    const context = `${game.variant} ${JSON.stringify(game.options)} ${JSON.stringify(this.weights)} ${this.endgame !== null} ${this.reductions} ${this.tableProbe !== null}`;
     if (context !== this.ttContext) this.tt.clear();
     this.ttContext = context;
     this.tt.nextSearch();
@@ -259,6 +294,8 @@ export class Searcher {
     this.checkBudget();
     this.dependency = NO_DEPENDENCY;
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
+    const known = this.tableScore(board, ply);
+    if (known !== null) return known;
     if (depth <= 0) return this.quiesce(board, history, alphaIn, beta, ply, 0);
     const tableValue = this.endgame?.valueOf(board);
     // A forced capture is searched on: how it plays out matters more than when it comes.
@@ -350,6 +387,22 @@ export class Searcher {
     const ownScore = dependency === BEFORE_ROOT || dependency >= ply;
     this.tt.store(board.hash, depth, ownScore ? bound : MOVE_ONLY, toStored(best, ply), bestKey);
     return best;
+  }
+
+  /**
+   * The tablebase's score of a fresh sliding-phase node (see the top of this file), for the side
+   * to move: a mate score at ply + the table's distance, or 0 for a draw; null where the table is
+   * not trusted or has no value.
+   */
+  private tableScore(board: SearchBoard, ply: number): number | null {
+    if (this.tableProbe === null || board.goatsInHand !== 0 || ply === 0) return null;
+    if (board.noRepeat && this.lineMaterial[ply - 1] === board.goatsOnBoard) return null;
+    const value = this.tableProbe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove);
+    if (value === undefined) return null;
+    // Under R13 a table draw is a race for unrepeated moves the evaluation judges, not a 0.
+    if (value === 0) return board.noRepeat ? null : 0;
+    const plies = value - 1;
+    return (plies & 1) === 1 ? WIN_SCORE - (ply + plies) : -(WIN_SCORE - (ply + plies));
   }
 
   private enterLine(board: SearchBoard, ply: number): void {
@@ -451,6 +504,8 @@ export class Searcher {
   ): number {
     this.dependency = NO_DEPENDENCY;
     if (board.tigersHaveWon()) return board.goatToMove ? -(WIN_SCORE - ply) : WIN_SCORE - ply;
+    const known = qply > 0 ? this.tableScore(board, ply) : null;
+    if (known !== null) return known;
     const tableValue = this.endgame?.valueOf(board);
     if (tableValue !== undefined) return this.endgameScore(board, tableValue);
     const moves = this.buffer(ply);

@@ -18,6 +18,11 @@
  * its moves) as a JSON line, and BENCH_MERGE=a.jsonl,b.jsonl tallies such files. BENCH_TIME_MS
  * plays on a clock a move instead (load-dependent: for comparison only).
  *
+ * With TABLEBASE_DIR set: max with the sliding-phase tablebase against max without it, from drawn
+ * sliding-phase starts, both sides (tools/tablebase-match.ts; BENCH_TB_STARTS, BENCH_TB_NODES);
+ * skipped, with a line saying so, without. BENCH_MAX=0 skips max against old max; BENCH_TB_PROBE=1
+ * gives new max the table in max against old max (its search probes it, it plays its wins).
+ *
  * The tournament: every level against every other and a random mover, both sides, BENCH_GAMES
  * games per pairing (default 40), on worker threads, on node budgets (no time caps), each game
  * from two opening plies picked at random among sound moves (`soundOpening`), capped at 200 plies
@@ -38,11 +43,15 @@ import {
   Searcher,
   seededRandom,
   soundOpening,
+  useMoveOracle,
+  useTableProbe,
 } from '@bagh/engine';
+import { searchProbe, Tablebase } from '@bagh/engine/tablebase';
 import { createGame, type Game, legalMoves, type Move, makeMove, parsePosition, play } from '@bagh/rules';
 import { BaselineSearcher } from './baseline-search.js';
 import { LOST_FORTRESS } from './issue-games.js';
 import { LOCKED_STARTS } from './locked-starts.js';
+import { tablebaseMatch } from './tablebase-match.js';
 
 /** `old-max`: max as it was before issue 21, the baseline. */
 type Player = Level | 'random' | 'old-max';
@@ -433,9 +442,26 @@ if (isMainThread && process.env.BENCH_MERGE !== undefined) {
   mergeResults(process.env.BENCH_MERGE.split(','));
 } else if (isMainThread) {
   if (process.env.BENCH_SPEED !== '0') speed();
-  await maxAgainstOld();
+  if (process.env.BENCH_MAX !== '0') await maxAgainstOld();
+  // max with the sliding-phase tablebase against max without it (tools/tablebase-match.ts).
+  if (process.env.TABLEBASE_DIR)
+    tablebaseMatch(
+      process.env.TABLEBASE_DIR,
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' '),
+    );
+  else console.log('\nmax with the tablebase against max without it: skipped (no TABLEBASE_DIR)');
   if (process.env.BENCH_TOURNAMENT === '1')
     await tournament(Number(process.env.BENCH_GAMES ?? 40), Number(process.env.BENCH_MINUTES ?? 600));
 } else {
+  // BENCH_TB_PROBE=1 (with TABLEBASE_DIR): new max plays as the server's bot workers make it with
+  // a table (its search probes it where the hand empties; its fastest wins), for issue 20's
+  // question whether that lowers its losses in the games above.
+  if (process.env.BENCH_TB_PROBE === '1' && process.env.TABLEBASE_DIR) {
+    const table = Tablebase.open(process.env.TABLEBASE_DIR);
+    useTableProbe(searchProbe(table));
+    useMoveOracle((game) => table.winningMoves(game));
+  }
   parentPort!.on('message', (match: Match) => parentPort!.postMessage({ ...match, ...playMatch(match) }));
 }

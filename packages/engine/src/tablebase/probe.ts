@@ -182,6 +182,22 @@ export class Tablebase {
     return { result: moverWins === goatToMove ? 'goat' : 'tiger', plies };
   }
 
+  /**
+   * The stored value (FORMAT.md) of a board with every goat placed: 0 a draw, otherwise 1 + the
+   * plies to the end, the side to move winning iff those plies are odd; undefined outside the
+   * table (not four tigers, the game over by captures, not 20 goats). For a search's horizon: no
+   * objects, no history (R13 is the caller's to judge).
+   */
+  valueAt(tigers: number, goatMask: number, captured: number, goatToMove: boolean): number | undefined {
+    if (captured < 0 || captured >= this.winCaptures || popcount(tigers) !== TIGER_COUNT) return undefined;
+    if ((tigers & goatMask) !== 0 || popcount(goatMask) !== GOAT_COUNT - captured) return undefined;
+    const empty = ~(tigers | goatMask) & ((1 << 25) - 1);
+    return this.reader.value(
+      captured,
+      SPACES[captured]!.boardIndex(tigers, empty) * 2 + (goatToMove ? 1 : 0),
+    );
+  }
+
   /** The value of the game's position and of each of its legal moves (R13: under its history). */
   analyse(game: Game): ProbeResult<TableAnswer> {
     if (game.variant !== 'bagh-chal') return failure('ERR_OUT_OF_TABLE', 'the table is for Bagh Chal');
@@ -203,6 +219,36 @@ export class Tablebase {
     const game = createGame('bagh-chal', {}, parsed.value);
     if (!game.ok) return failure('ERR_POSITION', game.error.message);
     return this.analyse(game.value);
+  }
+
+  /**
+   * Every legal move (R13: under the game's history) with the best value: the fastest wins, else
+   * the draws, else the slowest losses; empty outside the table or when the game is over.
+   */
+  bestMoves(game: Game): Move[] {
+    if (game.variant !== 'bagh-chal' || game.outcome || this.outside(game.position)) return [];
+    let best: Move[] = [];
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (const move of legalMoves(game)) {
+      const value = score(this.afterMove(game, move), game.position.toMove);
+      if (value > bestScore) {
+        best = [move];
+        bestScore = value;
+      } else if (value === bestScore) best.push(move);
+    }
+    return best;
+  }
+
+  /**
+   * The legal moves of the fastest win when the table says the side to move wins, else none: what
+   * `max` keeps to under R13, where the table's draws (and so its losses' alternatives) are races
+   * for unrepeated moves that the search judges better (README, the tablebase match).
+   */
+  winningMoves(game: Game): Move[] {
+    const best = this.bestMoves(game);
+    if (best.length === 0) return best;
+    const first = this.afterMove(game, best[0]!);
+    return first.result === game.position.toMove ? best : [];
   }
 
   /** The table's best legal move (the fastest win, else a draw, else the slowest loss), or null outside it. */
@@ -245,3 +291,36 @@ function failure<T>(code: ProbeErrorCode, message: string): ProbeResult<T> {
 /** "tiger wins in 9", "goat wins in 12", "draw". */
 export const describeVerdict = (verdict: TableVerdict): string =>
   verdict.result === 'draw' ? 'draw' : `${verdict.result} wins in ${verdict.plies}`;
+
+/** `Tablebase.valueAt` as a function, with what it answers. */
+export type BoardProbe = (
+  tigers: number,
+  goatMask: number,
+  captured: number,
+  goatToMove: boolean,
+) => number | undefined;
+
+/**
+ * `table.valueAt` behind a direct-mapped cache of 2^bits boards (a file table reads two bytes a
+ * probe with a system call; a search asks for the same boards again and again): the probe a Node
+ * host hands the search (`useTableProbe(searchProbe(table))`).
+ */
+export function searchProbe(table: Tablebase, bits = 16): BoardProbe {
+  const size = 1 << bits;
+  const keys = new Float64Array(size).fill(-1);
+  const values = new Int32Array(size);
+  return (tigers, goatMask, captured, goatToMove) => {
+    // Two 25-bit sets and the side fit a double exactly; the goats' count names the tier.
+    const key = (goatMask * 33_554_432 + tigers) * 2 + (goatToMove ? 1 : 0);
+    const slot =
+      (Math.imul(tigers ^ Math.imul(goatMask, 0x9e3779b1), 0x85ebca6b) ^
+        captured ^
+        (goatToMove ? 0x5bd1e995 : 0)) >>>
+      (32 - bits);
+    if (keys[slot] === key) return values[slot]! < 0 ? undefined : values[slot];
+    const value = table.valueAt(tigers, goatMask, captured, goatToMove);
+    keys[slot] = key;
+    values[slot] = value ?? -1;
+    return value;
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * `max` with the sliding-phase tablebase against `max` without it (issue 20), from sliding-phase
+ * starts, both sides, run by `pnpm bench:engine` when TABLEBASE_DIR names a built table.
+ *
+ * The starts: games from a random sound opening played on by `casual` (seeded, so they differ)
+ * until the last goat is placed, kept when the table says the start is a draw (neither side is
+ * lost, so the table side must never lose) and not yet over; BENCH_TB_STARTS of them (default 12).
+ * Each start is played twice, the table on either side. Both sides are `max` on the same node
+ * budget a move (BENCH_TB_NODES, default 50k; no clock, so the result does not depend on the
+ * load); the table side is `max` as the server's bot workers make it: it plays the table's fastest
+ * win where the table has one (`useMoveOracle(table.winningMoves)`, among the moves R13 allows)
+ * and its search probes the table (`useTableProbe`); BENCH_TB_ORACLE=best makes it keep to the
+ * table's best moves everywhere (its draws: searching among them), for comparison. Capped at 300 plies from the start (a draw). Prints W-D-L per side, and
+ * beside each start the game of max against max with no table (the reference).
+ */
+import {
+  chooseMove,
+  type Level,
+  Searcher,
+  seededRandom,
+  soundOpening,
+  useMoveOracle,
+  useTableProbe,
+} from '@bagh/engine';
+import { searchProbe, Tablebase } from '@bagh/engine/tablebase';
+import { type Game, play } from '@bagh/rules';
+
+const MAX_PLIES = 300;
+
+type Side = 'tiger' | 'goat';
+interface Tally {
+  win: number;
+  draw: number;
+  loss: number;
+}
+
+/** Sliding-phase starts the table calls draws, from seeded self-play of `level`. */
+export function drawnStarts(table: Tablebase, count: number, level: Level = 'casual'): Game[] {
+  const starts: Game[] = [];
+  for (let seed = 1; starts.length < count && seed < count * 50; seed++) {
+    const random = seededRandom(seed);
+    let game = soundOpening(random);
+    const searcher = new Searcher();
+    while (!game.outcome && game.position.goatsInHand > 0) {
+      const choice = chooseMove(game, level, random, searcher, { timeMs: undefined, maxNodes: 20_000 });
+      if (!choice) break;
+      const next = play(game, choice.move);
+      if (!next.ok) throw new Error(next.error.message);
+      game = next.value;
+    }
+    if (game.outcome || table.outside(game.position)) continue;
+    if (table.verdict(game.position).result === 'draw') starts.push(game);
+  }
+  return starts;
+}
+
+/** One game from `start`; the table plays `tableSide`. The winner, or 'draw' at the cap. */
+export function playWithTable(
+  table: Tablebase,
+  start: Game,
+  tableSide: Side | null,
+  nodes: number,
+): Side | 'draw' {
+  // As the server's bot workers: the table's fastest win only; BENCH_TB_ORACLE=best keeps to its
+  // best moves whatever they are (its draws too), for comparison.
+  const oracle =
+    process.env.BENCH_TB_ORACLE === 'best'
+      ? (game: Game) => table.bestMoves(game)
+      : (game: Game) => table.winningMoves(game);
+  const probe = searchProbe(table);
+  const searchers = { tiger: new Searcher(), goat: new Searcher() };
+  const limits = { timeMs: undefined, maxNodes: nodes };
+  const random = seededRandom(0);
+  let game = start;
+  try {
+    for (let ply = 0; ply < MAX_PLIES && !game.outcome; ply++) {
+      const side = game.position.toMove;
+      const withTable = side === tableSide;
+      useMoveOracle(withTable ? oracle : null);
+      useTableProbe(withTable ? probe : null);
+      const choice = chooseMove(game, 'max', random, searchers[side], limits);
+      if (!choice) break;
+      const next = play(game, choice.move);
+      if (!next.ok) throw new Error(next.error.message);
+      game = next.value;
+    }
+  } finally {
+    useMoveOracle(null);
+    useTableProbe(null);
+  }
+  return game.outcome ? game.outcome.winner : 'draw';
+}
+
+export function tablebaseMatch(dir: string, load: string): void {
+  const count = Number(process.env.BENCH_TB_STARTS ?? 12);
+  const nodes = Number(process.env.BENCH_TB_NODES ?? 50_000);
+  const table = Tablebase.open(dir);
+  try {
+    const starts = drawnStarts(table, count);
+    console.log(
+      `\nmax with the tablebase (${dir}) against max without it: ${starts.length} drawn sliding-phase starts, both sides, ${nodes.toLocaleString('en-US')} nodes a move each (no clock), capped at ${MAX_PLIES} plies; load average ${load}`,
+    );
+    const tallies: Record<Side, Tally> = {
+      tiger: { win: 0, draw: 0, loss: 0 },
+      goat: { win: 0, draw: 0, loss: 0 },
+    };
+    const plainTally = { tiger: 0, goat: 0, draw: 0 };
+    for (const [i, start] of starts.entries()) {
+      const plain = playWithTable(table, start, null, nodes);
+      plainTally[plain]++;
+      const line: string[] = [`no table either side: ${plain}`];
+      for (const side of ['tiger', 'goat'] as const) {
+        const winner = playWithTable(table, start, side, nodes);
+        const tally = tallies[side];
+        if (winner === 'draw') tally.draw++;
+        else if (winner === side) tally.win++;
+        else tally.loss++;
+        line.push(`table as ${side}s: ${winner === 'draw' ? 'draw' : winner === side ? 'win' : 'LOSS'}`);
+      }
+      console.log(`  start ${i} (after ${start.moves.length} plies): ${line.join(', ')}`);
+    }
+    console.log(
+      `  no table either side: tigers ${plainTally.tiger}, goats ${plainTally.goat}, draws ${plainTally.draw}`,
+    );
+    for (const side of ['tiger', 'goat'] as const) {
+      const t = tallies[side];
+      console.log(`  table as ${side}s: W-D-L ${t.win}-${t.draw}-${t.loss}`);
+    }
+  } finally {
+    table.close();
+  }
+}
