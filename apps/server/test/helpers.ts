@@ -1,5 +1,6 @@
 /** Test support: a real server on 127.0.0.1:0 with a temp SQLite dir, and real Socket.IO clients. */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server as NetServer, Socket as NetSocket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AckError, CreateRoomReply, RoomEvent, Snapshot } from '@bagh/protocol';
@@ -283,4 +284,24 @@ export async function waitUntil(condition: () => boolean, timeoutMs = PATIENCE_M
     if (Date.now() > deadline) throw new Error('timed out');
     await sleep(20);
   }
+}
+
+/**
+ * Listens with a test's TCP proxy on a free loopback port; after the test, closes it and ends the
+ * connections in `open` (a proxy's, which would keep `close` waiting). Resolves with the port.
+ */
+export async function listenForTest(
+  fixture: PerTest,
+  server: NetServer,
+  open: Set<NetSocket>,
+): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fixture.defer(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of open) socket.destroy();
+      }),
+  );
+  return (server.address() as { port: number }).port;
 }

@@ -42,6 +42,22 @@ export const stopShared = async (shared: Shared | undefined): Promise<void> => {
   await Promise.all([shared?.redis.stop(), shared?.postgres.stop()]);
 };
 
+/**
+ * A redis-server and a PostgreSQL for the whole test file (started before its first test, stopped
+ * after the last): the getter returns them inside a test.
+ */
+export function useShared(): () => Shared {
+  let shared: Shared | undefined;
+  beforeAll(async () => {
+    shared = await startShared();
+  }, 30_000);
+  afterAll(() => stopShared(shared));
+  return () => {
+    if (!shared) throw new Error('postgres and redis-server have not started');
+    return shared;
+  };
+}
+
 export interface NodeProcess extends ServerProcess {
   /** SIGKILL: the node dies at once, as in a crash. */
   kill(): Promise<void>;
@@ -73,14 +89,9 @@ export function clusterNodes(
   fixture: PerTest,
   env: Record<string, string> = {},
 ): (extra?: Record<string, string>) => Promise<NodeProcess> {
-  let shared: Shared | undefined;
-  beforeAll(async () => {
-    shared = await startShared();
-  }, 30_000);
-  afterAll(() => stopShared(shared));
+  const shared = useShared();
   return async (extra = {}) => {
-    if (!shared) throw new Error('postgres and redis-server have not started');
-    const started = await startNode(shared, { ...env, ...extra });
+    const started = await startNode(shared(), { ...env, ...extra });
     fixture.defer(() => started.stop());
     return started;
   };

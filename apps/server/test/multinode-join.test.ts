@@ -7,7 +7,7 @@
  */
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createRoom, perTest, sleep } from './helpers.js';
+import { createRoom, listenForTest, perTest, sleep } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { type Shared, startNode, startShared, stopShared } from './multinode-helpers.js';
 
@@ -63,16 +63,8 @@ async function slowSubscriptions(target: URL, holdMs: number): Promise<SlowRedis
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fixture.defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of open) socket.destroy();
-      }),
-  );
   const url = new URL(target);
-  url.port = String((server.address() as { port: number }).port);
+  url.port = String(await listenForTest(fixture, server, open));
   return {
     url: url.toString(),
     seen: (...texts) => new Promise<void>((done) => watches.seen.push({ texts, done })),

@@ -7,17 +7,13 @@
  * Run after `pnpm build`.
  */
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getSnapshot, perTest, playMoves } from './helpers.js';
 import { BAGH_CHAL_GOAT_WIN } from './lines.js';
-import { type Shared, startNode, startShared, stopShared } from './multinode-helpers.js';
+import { startNode, useShared } from './multinode-helpers.js';
 
 const fixture = perTest();
-let shared: Shared | undefined;
-beforeAll(async () => {
-  shared = await startShared();
-}, 30_000);
-afterAll(() => stopShared(shared));
+const cluster = useShared();
 
 /** SPUBLISH commands Redis has run so far (every node's broadcasts and cluster requests). */
 async function publishes(url: string): Promise<number> {
@@ -33,7 +29,7 @@ async function publishes(url: string): Promise<number> {
 
 describe('a room played on one node alone', () => {
   it('publishes nothing; a spectator joining on another node then sees every move, a player there is judged on the current room', async () => {
-    if (!shared) throw new Error('postgres and redis-server have not started');
+    const shared = cluster();
     const [a, b] = await Promise.all([startNode(shared), startNode(shared)]);
     for (const n of [a, b]) fixture.defer(() => n.stop());
     const redisUrl = shared.redis.url;

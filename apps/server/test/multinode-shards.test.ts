@@ -4,21 +4,17 @@
  * for a game played on two. Read from Redis itself (PUBSUB SHARDNUMSUB). Run after `pnpm build`.
  */
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRoom, getSnapshot, perTest, sleep } from './helpers.js';
-import { type Shared, startNode, startShared, stopShared } from './multinode-helpers.js';
+import { startNode, useShared } from './multinode-helpers.js';
 
 const fixture = perTest();
-let shared: Shared | undefined;
-beforeAll(async () => {
-  shared = await startShared();
-}, 30_000);
-afterAll(() => stopShared(shared));
+const cluster = useShared();
 
 describe('a room on two of three nodes', () => {
   it('is heard by those two only, and by none once its sockets left', async () => {
-    if (!shared) throw new Error('postgres and redis-server have not started');
-    const nodes = await Promise.all([0, 1, 2].map(() => startNode(shared!)));
+    const shared = cluster();
+    const nodes = await Promise.all([0, 1, 2].map(() => startNode(shared)));
     for (const n of nodes) fixture.defer(() => n.stop());
     const [a, b, c] = nodes as [(typeof nodes)[0], (typeof nodes)[0], (typeof nodes)[0]];
     const redis = createClient({ url: shared.redis.url });

@@ -8,7 +8,7 @@
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { PlayingRooms } from '../bench/playing-rooms.js';
-import { perTest, sleep, waitUntil } from './helpers.js';
+import { listenForTest, perTest, sleep, waitUntil } from './helpers.js';
 import { freePort, type NodeProcess, startNode, startShared, stopShared } from './multinode-helpers.js';
 
 const fixture = perTest();
@@ -44,15 +44,7 @@ async function balancer(ports: readonly number[]): Promise<string> {
     };
     attempt(0);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fixture.defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of open) socket.destroy();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return `http://127.0.0.1:${await listenForTest(fixture, server, open)}`;
 }
 
 describe('a rolling restart of two nodes', () => {

@@ -63,8 +63,7 @@ describe('web e2e: a room that explains itself (Chromium)', () => {
     const { base, browser } = harness();
     const { open, errors } = pageOpener(browser);
     const goat = await open('goat', DESKTOP);
-    await createRoom(goat, base, 'goat');
-    const link = await goat.getByLabel('Room link').inputValue();
+    const link = await createRoom(goat, base, 'goat');
     const tiger = await open('tiger', DESKTOP);
     await takeSeat(tiger, link, 'tiger');
     await goat.locator('.status.turn').waitFor();
@@ -119,8 +118,7 @@ describe('web e2e: a room that explains itself (Chromium)', () => {
     const { base, browser } = harness();
     const { open, errors } = pageOpener(browser);
     const goat = await open('goat', DESKTOP);
-    await createRoom(goat, base, 'goat');
-    const link = await goat.getByLabel('Room link').inputValue();
+    const link = await createRoom(goat, base, 'goat');
     // A player sees no such notice.
     expect(await goat.locator('[data-spectator]').count()).toBe(0);
 

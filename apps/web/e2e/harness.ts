@@ -178,14 +178,14 @@ export function pageOpener(browser: Browser): Pages {
 
 /**
  * Creates a Bagh Chal room through the home page, seated on `side`, and waits until the room
- * shows that seat as the player's own.
+ * shows that seat as the player's own; resolves with the room's link, for the other pages.
  */
 export async function createRoom(
   page: Page,
   base: string,
   side: 'goat' | 'tiger',
   { public: listed = false }: { public?: boolean } = {},
-): Promise<void> {
+): Promise<string> {
   await page.goto(`${base}/`);
   await page.getByText('Bagh Chal', { exact: true }).click();
   await page.locator('label.side', { hasText: side === 'goat' ? 'Goats' : 'Tigers' }).click();
@@ -193,6 +193,7 @@ export async function createRoom(
   await page.getByRole('button', { name: 'Create room' }).click();
   await page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
   await page.locator(`[data-seat="${side}"] .you`).waitFor();
+  return page.getByLabel('Room link').inputValue();
 }
 
 /** Opens the room at `url` and takes the free `side` seat with its one button. */

@@ -89,8 +89,7 @@ describe('web e2e: polish (Chromium)', () => {
     const { base, browser } = harness();
     const { open, errors } = pageOpener(browser);
     const goat = await open('goat', DESKTOP);
-    await createRoom(goat, base, 'goat');
-    const link = await goat.getByLabel('Room link').inputValue();
+    const link = await createRoom(goat, base, 'goat');
 
     const phone = await open('phone', PHONE);
     await phone.goto(link);

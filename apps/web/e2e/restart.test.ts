@@ -49,8 +49,7 @@ describe('web e2e: pages come back by themselves after a restart or a network dr
     const line = quietLine(8);
 
     const goat = await open('goat');
-    await createRoom(goat, base, 'goat');
-    const link = await goat.getByLabel('Room link').inputValue();
+    const link = await createRoom(goat, base, 'goat');
     const roomId = new URL(link).pathname.split('/').pop()!;
     const tiger = await open('tiger');
     await takeSeat(tiger, link, 'tiger');
@@ -119,8 +118,7 @@ describe('web e2e: pages come back by themselves after a restart or a network dr
     const { base, browser } = harness();
     const { open, errors } = pageOpener(browser);
     const goat = await open('goat');
-    await createRoom(goat, base, 'goat');
-    const link = await goat.getByLabel('Room link').inputValue();
+    const link = await createRoom(goat, base, 'goat');
     const tiger = await open('tiger');
     await takeSeat(tiger, link, 'tiger');
     await goat.locator('[data-seat="tiger"] [data-presence="online"]').waitFor();

@@ -6,23 +6,17 @@
  */
 
 import { RoomManager } from '../rooms/manager.js';
-import type { Command, Reduction } from '../rooms/reducer.js';
-import type { Prepare, Room, Send, Settle } from '../rooms/room.js';
+import type { Reduction } from '../rooms/reducer.js';
+import type { Room } from '../rooms/room.js';
 
 export class SharedRoomManager extends RoomManager {
   /** > 0 while `dispatch` looks the room up: the command's own check follows, no need for two. */
   #inDispatch = 0;
 
-  override dispatch(
-    roomId: string,
-    command: Command,
-    settle?: Settle,
-    prepare?: Prepare,
-    send?: Send,
-  ): Promise<Reduction> {
+  override dispatch(...args: Parameters<RoomManager['dispatch']>): Promise<Reduction> {
     this.#inDispatch++;
     try {
-      return super.dispatch(roomId, command, settle, prepare, send);
+      return super.dispatch(...args);
     } finally {
       this.#inDispatch--;
     }
