@@ -51,6 +51,8 @@ export interface ClientOptions {
   reconnect?: boolean;
   /** Sent with the handshake (e.g. `x-forwarded-for`, to come from another address). */
   headers?: Record<string, string>;
+  /** Sent with the handshake as a page's socket does (`{ room }`: routed to the room's node). */
+  query?: Record<string, string>;
 }
 
 /** A client that records every room event it receives. */
@@ -60,7 +62,7 @@ export class Client {
   readonly raw: string[] = [];
   #waiters: (() => void)[] = [];
 
-  constructor(url: string, { reconnect = false, headers }: ClientOptions = {}) {
+  constructor(url: string, { reconnect = false, headers, query }: ClientOptions = {}) {
     this.socket = io(url, {
       transports: ['websocket'],
       forceNew: true,
@@ -68,6 +70,7 @@ export class Client {
       reconnectionDelay: 100,
       reconnectionDelayMax: 1000,
       ...(headers ? { extraHeaders: headers } : {}),
+      ...(query ? { query } : {}),
     });
     this.socket.on('room:event', (event: RoomEvent) => {
       this.events.push(event);
