@@ -161,7 +161,8 @@ interface Packet {
  * - a room whose sockets are all here (Room's `localOnly`) is delivered as `io.local` would: no
  *   publish, and the local sockets do not wait for Redis's reply;
  * - a join can wait until its room's channel is subscribed (`subscribed`).
- * The messages are JSON (Bagh sends no binary).
+ * The messages are JSON (Bagh sends no binary), this node's uid first: Redis sends a node's own
+ * messages back to it, and they are dropped on their first bytes, not parsed.
  */
 export class RoomChannelAdapter extends ClusterAdapter {
   /** What this node does with the changes another node stored (see Room.feed). */
@@ -171,6 +172,8 @@ export class RoomChannelAdapter extends ClusterAdapter {
   readonly #channels: ChannelSubscriptions;
   readonly #requestChannel: string;
   readonly #responseChannel: string;
+  /** How this node's own messages begin: `{"uid":"<uid>",`. */
+  readonly #ownPrefix: Buffer;
   readonly #listener: Listener = (message, channel) => this.#receive(message, channel);
 
   constructor(nsp: Namespace, pub: RedisClient, channels: ChannelSubscriptions) {
@@ -179,6 +182,7 @@ export class RoomChannelAdapter extends ClusterAdapter {
     this.#channels = channels;
     this.#requestChannel = `${CHANNEL_PREFIX}#${nsp.name}#`;
     this.#responseChannel = `${this.#requestChannel}${this.uid}#`;
+    this.#ownPrefix = Buffer.from(`{"uid":${JSON.stringify(this.uid)},`);
     void channels.subscribe(this.#requestChannel, this.#listener);
     void channels.subscribe(this.#responseChannel, this.#listener);
     this.on('create-room', (room: string) => {
@@ -262,7 +266,7 @@ export class RoomChannelAdapter extends ClusterAdapter {
     return !this.sids.has(room);
   }
 
-  /** A room event's broadcast with the changes its command stored. */
+  /** The uid first (see #ownPrefix); a room event's broadcast with the changes its command stored. */
   #encode(message: ClusterMessage | ClusterResponse): string {
     const { uid, nsp, type } = message;
     const data = 'data' in message ? message.data : undefined;
@@ -272,6 +276,8 @@ export class RoomChannelAdapter extends ClusterAdapter {
   }
 
   #receive(raw: Buffer, channel: Buffer): void {
+    const own = this.#ownPrefix;
+    if (raw.length > own.length && raw.compare(own, 0, own.length, 0, own.length) === 0) return;
     let message: ClusterMessage | ClusterResponse;
     try {
       // The cluster's own traffic, trusted as Socket.IO's adapters trust it; what feeds the room
@@ -284,8 +290,7 @@ export class RoomChannelAdapter extends ClusterAdapter {
       this.onResponse(message as ClusterResponse);
       return;
     }
-    // The node's own messages come back from Redis: not fed back (onMessage drops them).
-    if (message.type === MessageType.BROADCAST && message.uid !== this.uid && 'stored' in message.data) {
+    if (message.type === MessageType.BROADCAST && 'stored' in message.data) {
       const stored = StoredMessage.safeParse(message.data.stored);
       if (stored.success) this.hear?.(stored.data);
     }
