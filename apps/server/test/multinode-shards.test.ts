@@ -60,7 +60,7 @@ describe('a room on two of three nodes', () => {
 });
 
 describe("a room channel's messages", () => {
-  it("are delivered from another node in either key order, and never from this node's own uid", async () => {
+  it("are delivered from another node in either key order, never from this node's own uid, and survive garbage", async () => {
     const shared = cluster();
     const node = await startNode(shared);
     fixture.defer(() => node.stop());
@@ -85,11 +85,13 @@ describe("a room channel's messages", () => {
     const channel = `bagh#/#${roomId}#`;
     // Its own uid first, as the node writes it: Redis echoes a node's messages back to it.
     await redis.sPublish(channel, JSON.stringify({ uid, nsp: '/', type: 3, data: data('own') }));
-    // Another node's, uid last (as @socket.io/redis-adapter wrote them).
-    await redis.sPublish(
-      channel,
-      JSON.stringify({ type: 3, data: data('other'), uid: '0123456789abcdef', nsp: '/' }),
-    );
+    // Not a message, then another node's, uid last (as @socket.io/redis-adapter wrote them), in
+    // one MULTI so that the node reads them together: the first is dropped, not the second.
+    await redis
+      .multi()
+      .sPublish(channel, 'null')
+      .sPublish(channel, JSON.stringify({ type: 3, data: data('other'), uid: '0123456789abcdef', nsp: '/' }))
+      .exec();
 
     for (let i = 0; i < 100 && probes.length === 0; i++) await sleep(20);
     // One subscription delivers in order: the own message would have come first.

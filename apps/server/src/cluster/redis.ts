@@ -278,6 +278,9 @@ export class RoomChannelAdapter extends ClusterAdapter {
   #receive(raw: Buffer, channel: Buffer): void {
     const own = this.#ownPrefix;
     if (raw.length > own.length && raw.compare(own, 0, own.length, 0, own.length) === 0) return;
+    // Only an object is a message: a parsed `null` would throw below, into node-redis's reader,
+    // which then drops the rest of what it had read (the next messages too).
+    if (raw[0] !== OPEN_BRACE) return;
     let message: ClusterMessage | ClusterResponse;
     try {
       // The cluster's own traffic, trusted as Socket.IO's adapters trust it; what feeds the room
@@ -297,6 +300,8 @@ export class RoomChannelAdapter extends ClusterAdapter {
     this.onMessage(message as ClusterMessage);
   }
 }
+
+const OPEN_BRACE = 0x7b;
 
 /** Socket.IO's socket ids are 20 characters long (the sharded adapter's test, kept as is). */
 function looksLikeASocketId(room: string): boolean {
