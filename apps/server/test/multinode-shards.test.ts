@@ -58,3 +58,43 @@ describe('a room on two of three nodes', () => {
     expect(await settled(`bagh#/#${roomId}:spectators#`, 0)).toBe(0);
   });
 });
+
+describe("a room channel's messages", () => {
+  it("are delivered from another node in either key order, never from this node's own uid, and survive garbage", async () => {
+    const shared = cluster();
+    const node = await startNode(shared);
+    fixture.defer(() => node.stop());
+    const redis = createClient({ url: shared.redis.url });
+    await redis.connect();
+    fixture.defer(() => redis.close());
+
+    const { roomId } = await createRoom(node.url, { variant: 'bagh-chal', side: 'goat' });
+    const [watcher] = await fixture.clients(node.url);
+    expect(await watcher.request('room:join', { roomId })).toMatchObject({ ok: true });
+    const probes: string[] = [];
+    watcher.socket.on('probe', (from: string) => probes.push(from));
+
+    // The node's uid names its answer channel, bagh#/#<16 hex>#.
+    const channels = (await redis.sendCommand(['PUBSUB', 'SHARDCHANNELS', 'bagh#/#*'])) as string[];
+    const uid = channels.map((channel) => /^bagh#\/#([0-9a-f]{16})#$/.exec(channel)?.[1]).find(Boolean);
+    expect(uid).toBeDefined();
+    const data = (from: string) => ({
+      packet: { type: 2, data: ['probe', from], nsp: '/' },
+      opts: { rooms: [roomId], except: [], flags: {} },
+    });
+    const channel = `bagh#/#${roomId}#`;
+    // Its own uid first, as the node writes it: Redis echoes a node's messages back to it.
+    await redis.sPublish(channel, JSON.stringify({ uid, nsp: '/', type: 3, data: data('own') }));
+    // Not a message, then another node's, uid last (as @socket.io/redis-adapter wrote them), in
+    // one MULTI so that the node reads them together: the first is dropped, not the second.
+    await redis
+      .multi()
+      .sPublish(channel, 'null')
+      .sPublish(channel, JSON.stringify({ type: 3, data: data('other'), uid: '0123456789abcdef', nsp: '/' }))
+      .exec();
+
+    for (let i = 0; i < 100 && probes.length === 0; i++) await sleep(20);
+    // One subscription delivers in order: the own message would have come first.
+    expect(probes).toEqual(['other']);
+  });
+});

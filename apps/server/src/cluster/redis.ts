@@ -1,13 +1,14 @@
 /**
  * Several nodes behind one URL (DATABASE_URL and REDIS_URL set): the rooms live in PostgreSQL
- * (the store), and Redis carries only what may be lost: Socket.IO broadcasts through the sharded
- * Redis adapter, the cluster's rate-limit budgets, and the presence queries between nodes. Redis
- * restarted empty loses none of the games.
+ * (the store), and Redis carries only what may be lost: Socket.IO broadcasts through the room
+ * channel adapter below, the cluster's rate-limit budgets, and the presence queries between
+ * nodes. Redis restarted empty loses none of the games.
  *
- * Why the sharded adapter (Redis 7 sharded pub/sub, one channel per room): a node subscribes only
- * to the rooms its sockets are in, so a move costs the two nodes of its players and spectators,
- * whatever the size of the cluster (the Redis Streams adapter handed every event to every node).
- * It has no connection-state recovery; a client that missed events re-joins with `since`.
+ * Why one channel per room (Redis 7 sharded pub/sub, the protocol of `@socket.io/redis-adapter`'s
+ * sharded adapter in "dynamic" mode): a node subscribes only to the rooms its sockets are in, so a
+ * move costs the two nodes of its players and spectators, whatever the size of the cluster (the
+ * Redis Streams adapter handed every event to every node). It has no connection-state recovery;
+ * a client that missed events re-joins with `since`.
  *
  * What stays per node: the live room cache (kept current by the changes carried with the room's
  * events, or read from the store first, see Room) and the sockets themselves. A room whose sockets
@@ -16,16 +17,27 @@
  * room (`fetchSockets` over the adapter's request channel, see app.ts) and stores the totals with
  * the room (`presence` changes).
  */
-import { createShardedAdapter } from '@socket.io/redis-adapter';
+
+import type { RoomEvent } from '@bagh/protocol';
 import type { Logger } from 'pino';
 import { createClient } from 'redis';
 import type { Namespace } from 'socket.io';
+import {
+  type Adapter,
+  type BroadcastOptions,
+  ClusterAdapter,
+  type ClusterMessage,
+  type ClusterResponse,
+  MessageType,
+} from 'socket.io-adapter';
 import { z } from 'zod';
 import { localOnly, type Stored, storedWith } from '../rooms/room.js';
 
+type RedisClient = ReturnType<typeof createClient>;
+
 export interface RedisCluster {
-  /** For `new Server(http, { adapter })`. */
-  readonly adapter: ReturnType<typeof createShardedAdapter>;
+  /** For `new Server(http, { adapter })`: Socket.IO calls it with `new`, once per namespace. */
+  readonly adapter: typeof Adapter;
   /** The publishing client (node-redis), for short commands too (budgets). */
   readonly client: unknown;
   /** Disconnects the adapter's clients; call after io.close(). */
@@ -36,9 +48,9 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
   const socket = { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) };
   // Publishing fails at once while Redis is away (no offline queue): a broadcast is then only
   // delivered here and a presence count falls back to the stored one, instead of waiting for Redis.
-  const pub = createClient({ url, socket, disableOfflineQueue: true });
+  const pub: RedisClient = createClient({ url, socket, disableOfflineQueue: true });
   // Subscriptions are queued while away and renewed by the client when Redis is back.
-  const sub = pub.duplicate({ disableOfflineQueue: false });
+  const sub: RedisClient = pub.duplicate({ disableOfflineQueue: false });
   for (const [name, client] of [
     ['publish', pub],
     ['subscribe', sub],
@@ -55,24 +67,14 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
       `REDIS_URL: Redis 7 or later is needed (sharded pub/sub), this one is ${version ?? 'unknown'}`,
     );
   }
-  const pending = serializeSubscriptions(sub);
-  // "dynamic": one channel per room (a socket's own room excepted), subscribed while a socket of
-  // this node is in it.
-  const sharded = createShardedAdapter(pub, sub, {
-    channelPrefix: CHANNEL_PREFIX,
-    subscriptionMode: 'dynamic',
-  });
-  // Socket.IO calls it with `new`: a function declaration, not an arrow.
-  function adapter(nsp: Namespace) {
-    const made = sharded(nsp);
-    const channelOf = (room: string) => `${CHANNEL_PREFIX}#${nsp.name}#${room}#`;
-    subscriptions.set(made, (room) => (sub.isReady ? (pending.get(channelOf(room)) ?? settled) : settled));
-    carryStored(made as unknown as ClusterInternals);
-    return made;
-  }
+  const channels = new ChannelSubscriptions(sub);
   log.info({ redis: redactedUrl(url) }, 'several-node mode: Socket.IO adapter and budgets in Redis');
   return {
-    adapter: adapter as ReturnType<typeof createShardedAdapter>,
+    adapter: class extends RoomChannelAdapter {
+      constructor(nsp: Namespace) {
+        super(nsp, pub, channels);
+      }
+    },
     client: pub,
     close: async () => {
       await Promise.all([pub, sub].map((client) => (client.isOpen ? client.close() : undefined)));
@@ -85,98 +87,46 @@ const CHANNEL_PREFIX = 'bagh';
 /** The longest a join waits for its room's subscription (Redis slow or away: the re-join recovers). */
 const SUBSCRIBE_WAIT_MS = 2000;
 
-const settled: Promise<void> = Promise.resolve();
-
-/** Per adapter: the subscription under way of a room's channel (settled when there is none). */
-const subscriptions = new WeakMap<object, (room: string) => Promise<void>>();
+type Listener = (message: Buffer, channel: Buffer) => void;
 
 /**
- * The adapter subscribes to a room's channel when the room's first local socket joins, without
- * waiting: until Redis has confirmed it, the room's events published by the other nodes are not
- * heard here. Resolves once it is confirmed or failed (true), or after SUBSCRIBE_WAIT_MS (false);
- * at once for a room already heard and for an adapter without channels per room (one node).
+ * The subscribing client's channels. The subscribe and unsubscribe commands of one channel run one
+ * after the other, and the latest one under way is kept by channel (for `subscribed`): node-redis
+ * takes a channel whose SUNSUBSCRIBE is still unanswered for subscribed (and forgets it when the
+ * answer comes), and one whose SSUBSCRIBE is unanswered as unsubscribed: a room whose last socket
+ * here left just as another joined would stay deaf here. A failure is logged by the client.
  */
-export async function roomSubscribed(adapter: object, room: string): Promise<boolean> {
-  const pending = subscriptions.get(adapter)?.(room);
-  if (pending === undefined || pending === settled) return true;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      pending.then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), SUBSCRIBE_WAIT_MS);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
+class ChannelSubscriptions {
+  readonly #pending = new Map<string, Promise<void>>();
+
+  constructor(readonly client: RedisClient) {}
+
+  subscribe(channel: string, listener: Listener): Promise<void> {
+    return this.#inTurn(channel, () => this.client.sSubscribe(channel, listener, true));
   }
-}
 
-/**
- * Runs the subscribe and unsubscribe commands of one channel one after the other, and keeps the
- * latest one under way by channel (for `roomSubscribed`). node-redis takes a channel whose
- * SUNSUBSCRIBE is still unanswered for subscribed (and forgets it when the answer comes), and
- * one whose SSUBSCRIBE is unanswered as unsubscribed: a room whose last socket here left just as
- * another joined would stay deaf here. A failure is logged by the client; the adapter never
- * awaits these.
- */
-function serializeSubscriptions(sub: {
-  sSubscribe: Subscribe;
-  sUnsubscribe: Unsubscribe;
-}): Map<string, Promise<void>> {
-  const pending = new Map<string, Promise<void>>();
-  const inTurn = (channels: string | string[], command: () => Promise<void>): Promise<void> => {
-    const list = typeof channels === 'string' ? [channels] : channels;
-    const before = list.map((channel) => pending.get(channel)).filter((p) => p !== undefined);
-    const done = (before.length === 0 ? command() : Promise.all(before).then(command)).then(
+  unsubscribe(channel: string): Promise<void> {
+    return this.#inTurn(channel, () => this.client.sUnsubscribe(channel));
+  }
+
+  /** The command under way on the channel; none (undefined) while the client is not connected. */
+  underWay(channel: string): Promise<void> | undefined {
+    return this.client.isReady ? this.#pending.get(channel) : undefined;
+  }
+
+  #inTurn(channel: string, command: () => Promise<void>): Promise<void> {
+    const before = this.#pending.get(channel);
+    const done = (before === undefined ? command() : before.then(command)).then(
       () => undefined,
       () => undefined,
     );
-    for (const channel of list) {
-      pending.set(channel, done);
-      void done.then(() => {
-        if (pending.get(channel) === done) pending.delete(channel);
-      });
-    }
+    this.#pending.set(channel, done);
+    void done.then(() => {
+      if (this.#pending.get(channel) === done) this.#pending.delete(channel);
+    });
     return done;
-  };
-  const subscribe = sub.sSubscribe.bind(sub);
-  const unsubscribe = sub.sUnsubscribe.bind(sub);
-  sub.sSubscribe = ((channels, listener, bufferMode) =>
-    inTurn(channels, () => subscribe(channels, listener, bufferMode))) as Subscribe;
-  sub.sUnsubscribe = ((channels, listener, bufferMode) =>
-    channels === undefined
-      ? unsubscribe(channels, listener, bufferMode)
-      : inTurn(channels, () => unsubscribe(channels, listener, bufferMode))) as Unsubscribe;
-  return pending;
+  }
 }
-
-type Subscribe = (channels: string | string[], listener: never, bufferMode?: boolean) => Promise<void>;
-type Unsubscribe = (channels?: string | string[], listener?: never, bufferMode?: boolean) => Promise<void>;
-
-/** What a node does with the changes another node stored (see Room.feed). */
-const hearers = new WeakMap<object, (stored: Stored) => void>();
-
-/** With several nodes: `hear` gets the changes the other nodes store, with their rooms' events. */
-export function hearStored(adapter: object, hear: (stored: Stored) => void): void {
-  hearers.set(adapter, hear);
-}
-
-/** The cluster adapter's message hooks (socket.io-adapter's ClusterAdapter, not in its types). */
-interface ClusterInternals {
-  readonly uid: string;
-  broadcast(packet: { data?: unknown[] }, opts: { flags?: { local?: boolean } }): Promise<void>;
-  doPublish(message: ClusterMessage): Promise<string>;
-  onMessage(message: ClusterMessage, offset?: string): unknown;
-}
-interface ClusterMessage {
-  uid?: string;
-  type: number;
-  data?: { packet?: { data?: unknown[] }; stored?: unknown };
-}
-
-/** socket.io-adapter's MessageType.BROADCAST. */
-const BROADCAST = 3;
 
 /** The stored changes carried by a broadcast, as another node sent them (outside input). */
 const StoredMessage = z.object({
@@ -192,36 +142,186 @@ const StoredMessage = z.object({
   ),
 });
 
+/** `PUBSUB SHARDNUMSUB channel`'s reply. */
+const ShardNumSub = z.tuple([z.unknown(), z.coerce.number().int().nonnegative()]);
+
+/** A Socket.IO packet as the adapter gets it: an event's packet has [name, payload] as data. */
+interface Packet {
+  data?: unknown;
+}
+
 /**
- * A room event's broadcast carries the changes its command stored (Room's `storedWith`) in the
- * same Redis message: the nodes that hear the room apply them to their cached room, and judge
- * their next command without reading the store first. The node's own messages are not fed back.
+ * Socket.IO's cluster adapter over Redis sharded pub/sub, one channel per room: `bagh#/#` for
+ * the cluster's requests, `bagh#/#<uid>#` for the answers to this node, `bagh#/#<room>#` for a
+ * room's broadcasts, subscribed while a socket of this node is in the room (a socket's own room
+ * excepted). On top of the protocol:
+ * - a room event's message carries the changes its command stored (Room's `storedWith`): the
+ *   nodes that hear the room apply them to their cached room (`hear`, Room.feed), and judge their
+ *   next command without reading the store first;
+ * - a room whose sockets are all here (Room's `localOnly`) is delivered as `io.local` would: no
+ *   publish, and the local sockets do not wait for Redis's reply;
+ * - a join can wait until its room's channel is subscribed (`subscribed`).
+ * The messages are JSON (Bagh sends no binary), this node's uid first: Redis sends a node's own
+ * messages back to it, and they are dropped on their first bytes, not parsed.
  */
-function carryStored(adapter: ClusterInternals): void {
-  // A room whose sockets are all here (Room's `localOnly`): delivered as `io.local` would, no
-  // publish (and the broadcast does not wait for Redis's reply before the local sockets get it).
-  const broadcast = adapter.broadcast.bind(adapter);
-  adapter.broadcast = (packet, opts) => {
-    const event = packet.data?.[1];
-    const local = typeof event === 'object' && event !== null && localOnly.has(event as never);
-    return broadcast(packet, local ? { ...opts, flags: { ...opts.flags, local: true } } : opts);
-  };
-  const publish = adapter.doPublish.bind(adapter);
-  adapter.doPublish = (message) => {
-    const event = message.type === BROADCAST ? message.data?.packet?.data?.[1] : undefined;
-    const stored = typeof event === 'object' && event !== null ? storedWith.get(event as never) : undefined;
-    if (stored && message.data) message.data.stored = stored;
-    return publish(message);
-  };
-  const receive = adapter.onMessage.bind(adapter);
-  adapter.onMessage = (message, offset) => {
-    const stored = message.uid !== adapter.uid ? message.data?.stored : undefined;
-    if (stored !== undefined) {
-      const parsed = StoredMessage.safeParse(stored);
-      if (parsed.success) hearers.get(adapter)?.(parsed.data);
+export class RoomChannelAdapter extends ClusterAdapter {
+  /** What this node does with the changes another node stored (see Room.feed). */
+  hear: ((stored: Stored) => void) | undefined;
+
+  readonly #pub: RedisClient;
+  readonly #channels: ChannelSubscriptions;
+  readonly #requestChannel: string;
+  readonly #responseChannel: string;
+  /** How this node's own messages begin: `{"uid":"<uid>",`. */
+  readonly #ownPrefix: Buffer;
+  readonly #listener: Listener = (message, channel) => this.#receive(message, channel);
+
+  constructor(nsp: Namespace, pub: RedisClient, channels: ChannelSubscriptions) {
+    super(nsp);
+    this.#pub = pub;
+    this.#channels = channels;
+    this.#requestChannel = `${CHANNEL_PREFIX}#${nsp.name}#`;
+    this.#responseChannel = `${this.#requestChannel}${this.uid}#`;
+    this.#ownPrefix = Buffer.from(`{"uid":${JSON.stringify(this.uid)},`);
+    void channels.subscribe(this.#requestChannel, this.#listener);
+    void channels.subscribe(this.#responseChannel, this.#listener);
+    this.on('create-room', (room: string) => {
+      if (this.#hasChannel(room)) void channels.subscribe(this.#roomChannel(room), this.#listener);
+    });
+    this.on('delete-room', (room: string) => {
+      if (this.#hasChannel(room)) void channels.unsubscribe(this.#roomChannel(room));
+    });
+  }
+
+  /**
+   * The adapter subscribes to a room's channel when the room's first local socket joins, without
+   * waiting: until Redis has confirmed it, the room's events published by the other nodes are not
+   * heard here. Resolves once it is confirmed or failed (true), or after SUBSCRIBE_WAIT_MS (false);
+   * at once for a room already heard.
+   */
+  async subscribed(room: string): Promise<boolean> {
+    const pending = this.#channels.underWay(this.#roomChannel(room));
+    if (pending === undefined) return true;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        pending.then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), SUBSCRIBE_WAIT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
     }
-    return receive(message, offset);
-  };
+  }
+
+  override broadcast(packet: Packet, opts: BroadcastOptions): Promise<void> {
+    const event = roomEventOf(packet);
+    if (event !== undefined && localOnly.has(event)) {
+      return super.broadcast(packet, { ...opts, flags: { ...opts.flags, local: true } });
+    }
+    return super.broadcast(packet, opts);
+  }
+
+  override async serverCount(): Promise<number> {
+    const reply = await this.#pub.sendCommand(['PUBSUB', 'SHARDNUMSUB', this.#requestChannel]);
+    return ShardNumSub.parse(reply)[1];
+  }
+
+  override async close(): Promise<void> {
+    const rooms = [...this.rooms.keys()].filter((room) => this.#hasChannel(room));
+    await Promise.all(
+      [this.#requestChannel, this.#responseChannel, ...rooms.map((room) => this.#roomChannel(room))].map(
+        (channel) => this.#channels.unsubscribe(channel),
+      ),
+    );
+  }
+
+  protected override async doPublish(message: ClusterMessage): Promise<string> {
+    await this.#pub.sPublish(this.#channelOf(message), this.#encode(message));
+    return '';
+  }
+
+  protected override async doPublishResponse(requesterUid: string, response: ClusterResponse): Promise<void> {
+    await this.#pub.sPublish(`${this.#requestChannel}${requesterUid}#`, this.#encode(response));
+  }
+
+  /** A broadcast to one room (no acknowledgement awaited) goes on the room's channel. */
+  #channelOf(message: ClusterMessage): string {
+    if (message.type !== MessageType.BROADCAST || message.data.requestId !== undefined) {
+      return this.#requestChannel;
+    }
+    const [room, ...others] = message.data.opts.rooms;
+    return room !== undefined && others.length === 0 && !looksLikeASocketId(room)
+      ? this.#roomChannel(room)
+      : this.#requestChannel;
+  }
+
+  #roomChannel(room: string): string {
+    return `${this.#requestChannel}${room}#`;
+  }
+
+  /** A socket's own room has no channel (its socket id is ephemeral, and rooms of one are many). */
+  #hasChannel(room: string): boolean {
+    return !this.sids.has(room);
+  }
+
+  /** The uid first (see #ownPrefix); a room event's broadcast with the changes its command stored. */
+  #encode(message: ClusterMessage | ClusterResponse): string {
+    const { uid, nsp, type } = message;
+    const data = 'data' in message ? message.data : undefined;
+    const event = type === MessageType.BROADCAST ? roomEventOf(message.data.packet as Packet) : undefined;
+    const stored = event && storedWith.get(event);
+    return JSON.stringify({ uid, nsp, type, data: stored === undefined ? data : { ...data, stored } });
+  }
+
+  #receive(raw: Buffer, channel: Buffer): void {
+    const own = this.#ownPrefix;
+    if (raw.length > own.length && raw.compare(own, 0, own.length, 0, own.length) === 0) return;
+    // Only an object is a message: a parsed `null` would throw below, into node-redis's reader,
+    // which then drops the rest of what it had read (the next messages too).
+    if (raw[0] !== OPEN_BRACE) return;
+    let message: ClusterMessage | ClusterResponse;
+    try {
+      // The cluster's own traffic, trusted as Socket.IO's adapters trust it; what feeds the room
+      // cache (`stored`) is checked below.
+      message = JSON.parse(raw.toString());
+    } catch {
+      return;
+    }
+    if (channel.toString() === this.#responseChannel) {
+      this.onResponse(message as ClusterResponse);
+      return;
+    }
+    if (message.type === MessageType.BROADCAST && 'stored' in message.data) {
+      const stored = StoredMessage.safeParse(message.data.stored);
+      if (stored.success) this.hear?.(stored.data);
+    }
+    this.onMessage(message as ClusterMessage);
+  }
+}
+
+const OPEN_BRACE = 0x7b;
+
+/** Socket.IO's socket ids are 20 characters long (the sharded adapter's test, kept as is). */
+function looksLikeASocketId(room: string): boolean {
+  return room.length === 20;
+}
+
+/** A packet's payload, looked up by identity in Room's `localOnly` and `storedWith`. */
+function roomEventOf(packet: Packet): RoomEvent | undefined {
+  const payload = Array.isArray(packet.data) ? packet.data[1] : undefined;
+  return typeof payload === 'object' && payload !== null ? (payload as RoomEvent) : undefined;
+}
+
+/** See RoomChannelAdapter.subscribed; at once for an adapter without channels per room (one node). */
+export function roomSubscribed(adapter: object, room: string): Promise<boolean> {
+  return adapter instanceof RoomChannelAdapter ? adapter.subscribed(room) : Promise.resolve(true);
+}
+
+/** With several nodes: `hear` gets the changes the other nodes store, with their rooms' events. */
+export function hearStored(adapter: object, hear: (stored: Stored) => void): void {
+  if (adapter instanceof RoomChannelAdapter) adapter.hear = hear;
 }
 
 /** The URL without its password, for logs. */
