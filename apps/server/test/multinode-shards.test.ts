@@ -6,7 +6,7 @@
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { createRoom, getSnapshot, perTest, sleep } from './helpers.js';
-import { startNode, useShared } from './multinode-helpers.js';
+import { startNode, startRedis, useShared } from './multinode-helpers.js';
 
 const fixture = perTest();
 const cluster = useShared();
@@ -85,16 +85,61 @@ describe("a room channel's messages", () => {
     const channel = `bagh#/#${roomId}#`;
     // Its own uid first, as the node writes it: Redis echoes a node's messages back to it.
     await redis.sPublish(channel, JSON.stringify({ uid, nsp: '/', type: 3, data: data('own') }));
-    // Not a message, then another node's, uid last (as @socket.io/redis-adapter wrote them), in
-    // one MULTI so that the node reads them together: the first is dropped, not the second.
+    // Not a message, a message without its data, then another node's, uid last (as
+    // @socket.io/redis-adapter wrote them), in one MULTI so that the node reads them together:
+    // the first two are dropped, not the third.
     await redis
       .multi()
       .sPublish(channel, 'null')
+      .sPublish(channel, JSON.stringify({ uid: 'fedcba9876543210', nsp: '/', type: 3 }))
       .sPublish(channel, JSON.stringify({ type: 3, data: data('other'), uid: '0123456789abcdef', nsp: '/' }))
       .exec();
 
     for (let i = 0; i < 100 && probes.length === 0; i++) await sleep(20);
     // One subscription delivers in order: the own message would have come first.
     expect(probes).toEqual(['other']);
+  });
+});
+
+describe("a room channel's subscription cut off by Redis going away", () => {
+  it('is made again once Redis is back: the spectator who joined meanwhile hears the moves', async () => {
+    const shared = cluster();
+    let redis = await startRedis();
+    fixture.defer(() => redis.stop());
+    const env = { REDIS_URL: redis.url };
+    const [a, b] = await Promise.all([startNode(shared, env), startNode(shared, env)]);
+    for (const n of [a, b]) fixture.defer(() => n.stop());
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, tiger, watcher] = await fixture.clients(a.url, a.url, b.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+
+    // Redis holds every command, so B's SSUBSCRIBE for the spectator's room is under way when
+    // the connection drops: node-redis renews only the subscriptions Redis had confirmed.
+    const pauser = createClient({ url: redis.url });
+    await pauser.connect();
+    await pauser.sendCommand(['CLIENT', 'PAUSE', '5000', 'ALL']);
+    const joined = watcher.request('room:join', { roomId });
+    await sleep(300);
+    pauser.destroy();
+    await redis.stop();
+    redis = await startRedis({ port: redis.port });
+    expect(await joined).toMatchObject({ ok: true, role: 'spectator' });
+
+    const probe = createClient({ url: redis.url });
+    await probe.connect();
+    fixture.defer(() => probe.close());
+    const listeners = async () =>
+      Number(
+        ((await probe.sendCommand(['PUBSUB', 'SHARDNUMSUB', `bagh#/#${roomId}#`])) as [string, number])[1],
+      );
+    for (let i = 0; i < 200 && (await listeners()) < 2; i++) await sleep(50);
+    expect(await listeners()).toBe(2);
+    const ack = await goat.request('move', { roomId, move: 'G@b1', ply: 0 });
+    expect(ack).toMatchObject({ ok: true });
+    expect(await watcher.waitForVersion(ack.version, 5000)).toMatchObject({ type: 'move', move: 'G@b1' });
   });
 });

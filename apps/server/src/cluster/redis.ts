@@ -67,7 +67,7 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
       `REDIS_URL: Redis 7 or later is needed (sharded pub/sub), this one is ${version ?? 'unknown'}`,
     );
   }
-  const channels = new ChannelSubscriptions(sub);
+  const channels = new ChannelSubscriptions(sub, log);
   log.info({ redis: redactedUrl(url) }, 'several-node mode: Socket.IO adapter and budgets in Redis');
   return {
     adapter: class extends RoomChannelAdapter {
@@ -94,39 +94,60 @@ type Listener = (message: Buffer, channel: Buffer) => void;
  * after the other, and the latest one under way is kept by channel (for `subscribed`): node-redis
  * takes a channel whose SUNSUBSCRIBE is still unanswered for subscribed (and forgets it when the
  * answer comes), and one whose SSUBSCRIBE is unanswered as unsubscribed: a room whose last socket
- * here left just as another joined would stay deaf here. A failure is logged by the client.
+ * here left just as another joined would stay deaf here. A command cut off by a lost connection is
+ * sent again while it is still wanted (node-redis renews only the subscriptions it had confirmed,
+ * and holds the new command until Redis is back).
  */
 class ChannelSubscriptions {
-  readonly #pending = new Map<string, Promise<void>>();
+  readonly #pending = new Map<string, Promise<boolean>>();
 
-  constructor(readonly client: RedisClient) {}
+  constructor(
+    readonly client: RedisClient,
+    readonly log: Logger,
+  ) {}
 
-  subscribe(channel: string, listener: Listener): Promise<void> {
-    return this.#inTurn(channel, () => this.client.sSubscribe(channel, listener, true));
+  /** Resolves true once subscribed, false if it was given up (no longer wanted, or failing). */
+  subscribe(channel: string, listener: Listener, wanted: () => boolean): Promise<boolean> {
+    return this.#inTurn(channel, wanted, () => this.client.sSubscribe(channel, listener, true));
   }
 
-  unsubscribe(channel: string): Promise<void> {
-    return this.#inTurn(channel, () => this.client.sUnsubscribe(channel));
+  unsubscribe(channel: string, wanted: () => boolean): Promise<boolean> {
+    return this.#inTurn(channel, wanted, () => this.client.sUnsubscribe(channel));
   }
 
   /** The command under way on the channel; none (undefined) while the client is not connected. */
-  underWay(channel: string): Promise<void> | undefined {
+  underWay(channel: string): Promise<boolean> | undefined {
     return this.client.isReady ? this.#pending.get(channel) : undefined;
   }
 
-  #inTurn(channel: string, command: () => Promise<void>): Promise<void> {
+  #inTurn(channel: string, wanted: () => boolean, command: () => Promise<void>): Promise<boolean> {
     const before = this.#pending.get(channel);
-    const done = (before === undefined ? command() : before.then(command)).then(
-      () => undefined,
-      () => undefined,
-    );
+    const done = (before ?? Promise.resolve()).then(() => this.#untilDone(channel, wanted, command));
     this.#pending.set(channel, done);
     void done.then(() => {
       if (this.#pending.get(channel) === done) this.#pending.delete(channel);
     });
     return done;
   }
+
+  async #untilDone(channel: string, wanted: () => boolean, command: () => Promise<void>): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      if (!wanted() || !this.client.isOpen) return false;
+      try {
+        await command();
+        return true;
+      } catch (error) {
+        if (attempt >= MAX_CHANNEL_ATTEMPTS) {
+          this.log.warn({ err: error, channel }, 'redis adapter: gave up (un)subscribing a channel');
+          return false;
+        }
+      }
+    }
+  }
 }
+
+/** Each a lost connection's worth (commands wait offline for Redis, they are not refused). */
+const MAX_CHANNEL_ATTEMPTS = 10;
 
 /** The stored changes carried by a broadcast, as another node sent them (outside input). */
 const StoredMessage = z.object({
@@ -175,6 +196,7 @@ export class RoomChannelAdapter extends ClusterAdapter {
   /** How this node's own messages begin: `{"uid":"<uid>",`. */
   readonly #ownPrefix: Buffer;
   readonly #listener: Listener = (message, channel) => this.#receive(message, channel);
+  #closed = false;
 
   constructor(nsp: Namespace, pub: RedisClient, channels: ChannelSubscriptions) {
     super(nsp);
@@ -183,21 +205,24 @@ export class RoomChannelAdapter extends ClusterAdapter {
     this.#requestChannel = `${CHANNEL_PREFIX}#${nsp.name}#`;
     this.#responseChannel = `${this.#requestChannel}${this.uid}#`;
     this.#ownPrefix = Buffer.from(`{"uid":${JSON.stringify(this.uid)},`);
-    void channels.subscribe(this.#requestChannel, this.#listener);
-    void channels.subscribe(this.#responseChannel, this.#listener);
+    const open = () => !this.#closed;
+    void channels.subscribe(this.#requestChannel, this.#listener, open);
+    void channels.subscribe(this.#responseChannel, this.#listener, open);
     this.on('create-room', (room: string) => {
-      if (this.#hasChannel(room)) void channels.subscribe(this.#roomChannel(room), this.#listener);
+      if (!this.#hasChannel(room)) return;
+      void channels.subscribe(this.#roomChannel(room), this.#listener, () => open() && this.rooms.has(room));
     });
     this.on('delete-room', (room: string) => {
-      if (this.#hasChannel(room)) void channels.unsubscribe(this.#roomChannel(room));
+      if (this.#hasChannel(room))
+        void channels.unsubscribe(this.#roomChannel(room), () => !this.rooms.has(room));
     });
   }
 
   /**
    * The adapter subscribes to a room's channel when the room's first local socket joins, without
    * waiting: until Redis has confirmed it, the room's events published by the other nodes are not
-   * heard here. Resolves once it is confirmed or failed (true), or after SUBSCRIBE_WAIT_MS (false);
-   * at once for a room already heard.
+   * heard here. Resolves true once it is confirmed (at once for a room already heard), false when
+   * it was given up or after SUBSCRIBE_WAIT_MS.
    */
   async subscribed(room: string): Promise<boolean> {
     const pending = this.#channels.underWay(this.#roomChannel(room));
@@ -205,7 +230,7 @@ export class RoomChannelAdapter extends ClusterAdapter {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
-        pending.then(() => true),
+        pending,
         new Promise<boolean>((resolve) => {
           timer = setTimeout(() => resolve(false), SUBSCRIBE_WAIT_MS);
         }),
@@ -229,10 +254,11 @@ export class RoomChannelAdapter extends ClusterAdapter {
   }
 
   override async close(): Promise<void> {
+    this.#closed = true;
     const rooms = [...this.rooms.keys()].filter((room) => this.#hasChannel(room));
     await Promise.all(
       [this.#requestChannel, this.#responseChannel, ...rooms.map((room) => this.#roomChannel(room))].map(
-        (channel) => this.#channels.unsubscribe(channel),
+        (channel) => this.#channels.unsubscribe(channel, () => true),
       ),
     );
   }
@@ -278,9 +304,6 @@ export class RoomChannelAdapter extends ClusterAdapter {
   #receive(raw: Buffer, channel: Buffer): void {
     const own = this.#ownPrefix;
     if (raw.length > own.length && raw.compare(own, 0, own.length, 0, own.length) === 0) return;
-    // Only an object is a message: a parsed `null` would throw below, into node-redis's reader,
-    // which then drops the rest of what it had read (the next messages too).
-    if (raw[0] !== OPEN_BRACE) return;
     let message: ClusterMessage | ClusterResponse;
     try {
       // The cluster's own traffic, trusted as Socket.IO's adapters trust it; what feeds the room
@@ -289,19 +312,28 @@ export class RoomChannelAdapter extends ClusterAdapter {
     } catch {
       return;
     }
-    if (channel.toString() === this.#responseChannel) {
-      this.onResponse(message as ClusterResponse);
-      return;
+    // Nothing may throw into node-redis's reader: it would drop the rest of what it had read (the
+    // next messages too). A message of another shape (a parsed `null`, a field missing) stops here.
+    try {
+      if (channel.toString() === this.#responseChannel) {
+        this.onResponse(message as ClusterResponse);
+        return;
+      }
+      if (message.type === MessageType.BROADCAST && isObject(message.data) && 'stored' in message.data) {
+        const stored = StoredMessage.safeParse(message.data.stored);
+        if (stored.success) this.hear?.(stored.data);
+      }
+      this.onMessage(message as ClusterMessage);
+    } catch (error) {
+      this.#channels.log.warn(
+        { err: error, channel: channel.toString() },
+        'redis adapter: a malformed message',
+      );
     }
-    if (message.type === MessageType.BROADCAST && 'stored' in message.data) {
-      const stored = StoredMessage.safeParse(message.data.stored);
-      if (stored.success) this.hear?.(stored.data);
-    }
-    this.onMessage(message as ClusterMessage);
   }
 }
 
-const OPEN_BRACE = 0x7b;
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 /** Socket.IO's socket ids are 20 characters long (the sharded adapter's test, kept as is). */
 function looksLikeASocketId(room: string): boolean {
