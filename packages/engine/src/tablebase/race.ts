@@ -41,8 +41,9 @@ export interface RaceLimits {
 }
 
 /**
- * The bot workers' race: 60k nodes a move (about 0.3–1 s on this machine; 20k lost 5 of 20 bench
- * games where 60k lost none), at most 2 s (`max` does not search when the race names its move).
+ * The bot workers' race: 60k nodes a move (20k lost 9 of 32 bench games where 60k lost 3, README),
+ * about 4 times `max`'s 50k-node search (1.1 s against 0.27 s a position over 13 positions of a
+ * bench game, load 10), at most 2 s; `max` does not search when the race names its move.
  */
 export const RACE_LIMITS: RaceLimits = { maxNodes: 60_000, timeMs: 2_000, captureWeight: 4 };
 
