@@ -9,8 +9,9 @@
  * message could not arrive while the search holds the thread).
  *
  * `workerData.tablebase`, or a later `{ tablebase }` message, names a verified sliding-phase
- * tablebase: `max` then plays its fastest win wherever the table holds one, and its search values
- * the positions where the hand empties (or a goat falls) by the table's wins and losses (search.ts).
+ * tablebase: `max` then plays its fastest win wherever the table holds one, in its draws the move
+ * that best runs the race for unrepeated moves (tablebase/race.ts), and its search values the
+ * positions where the hand empties (or a goat falls) by the table's wins and losses (search.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { useMoveOracle, useTableProbe } from './bot.js';
@@ -18,6 +19,7 @@ import { baghChalEndgame } from './endgame.js';
 import { type BotMoveRequest, botMove } from './request.js';
 import { Searcher } from './search.js';
 import { searchProbe, Tablebase } from './tablebase/probe.js';
+import { raceOracle } from './tablebase/race.js';
 
 type WorkerMessage = { id: number; request: BotMoveRequest } | { tablebase: string };
 
@@ -30,8 +32,9 @@ if (tablebase) playFromTablebase(tablebase);
 function playFromTablebase(dir: string): void {
   try {
     const table = Tablebase.open(dir);
-    useMoveOracle((game) => table.winningMoves(game));
-    useTableProbe(searchProbe(table));
+    const probe = searchProbe(table);
+    useMoveOracle(raceOracle(table, probe));
+    useTableProbe(probe);
   } catch (error) {
     console.error(`bot worker: tablebase ${dir} not used: ${(error as Error).message}`);
   }

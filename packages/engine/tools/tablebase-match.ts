@@ -8,21 +8,25 @@
  * Each start is played twice, the table on either side. Both sides are `max` on the same node
  * budget a move (BENCH_TB_NODES, default 50k; no clock, so the result does not depend on the
  * load); the table side is `max` as the server's bot workers make it: it plays the table's fastest
- * win where the table has one (`useMoveOracle(table.winningMoves)`, among the moves R13 allows)
- * and its search probes the table (`useTableProbe`); BENCH_TB_ORACLE=best makes it keep to the
- * table's best moves everywhere (its draws: searching among them), for comparison. Capped at 300 plies from the start (a draw). Prints W-D-L per side, and
- * beside each start the game of max against max with no table (the reference).
+ * win where the table has one, in a table draw the race search's move (`raceOracle`, race.ts;
+ * BENCH_TB_RACE_NODES and BENCH_TB_RACE_CAPTURE override its budget and capture weight), and its
+ * search probes the table (`useTableProbe`). For comparison BENCH_TB_ORACLE=keep lets `max`
+ * search among the drawing moves the race did not prove lost, =wins plays only the table's wins
+ * (the search alone in its draws), =best keeps to the table's best moves (searching among them).
+ * Capped at 300 plies from the start (a draw). Prints W-D-L per side, and beside each start the
+ * game of max against max with no table (the reference).
  */
 import {
   chooseMove,
   type Level,
+  type MoveOracle,
   Searcher,
   seededRandom,
   soundOpening,
   useMoveOracle,
   useTableProbe,
 } from '@bagh/engine';
-import { searchProbe, Tablebase } from '@bagh/engine/tablebase';
+import { type BoardProbe, RACE_LIMITS, raceOracle, searchProbe, Tablebase } from '@bagh/engine/tablebase';
 import { type Game, play } from '@bagh/rules';
 
 const MAX_PLIES = 300;
@@ -61,13 +65,9 @@ export function playWithTable(
   tableSide: Side | null,
   nodes: number,
 ): Side | 'draw' {
-  // As the server's bot workers: the table's fastest win only; BENCH_TB_ORACLE=best keeps to its
-  // best moves whatever they are (its draws too), for comparison.
-  const oracle =
-    process.env.BENCH_TB_ORACLE === 'best'
-      ? (game: Game) => table.bestMoves(game)
-      : (game: Game) => table.winningMoves(game);
+  // As the server's bot workers (BENCH_TB_ORACLE, default race), or another oracle for comparison.
   const probe = searchProbe(table);
+  const oracle = tableOracle(table, probe, process.env.BENCH_TB_ORACLE ?? 'race');
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
   const limits = { timeMs: undefined, maxNodes: nodes };
   const random = seededRandom(0);
@@ -91,6 +91,18 @@ export function playWithTable(
   return game.outcome ? game.outcome.winner : 'draw';
 }
 
+/** The table side's oracle by name: 'race' and 'keep' (race.ts), 'wins' (the table's wins only), 'best' (its best moves). */
+function tableOracle(table: Tablebase, probe: BoardProbe, name: string): MoveOracle {
+  const limits = {
+    maxNodes: Number(process.env.BENCH_TB_RACE_NODES ?? RACE_LIMITS.maxNodes),
+    captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
+  };
+  if (name === 'race' || name === 'keep') return raceOracle(table, probe, name, limits);
+  if (name === 'best') return (game) => table.bestMoves(game);
+  if (name === 'wins') return (game) => table.winningMoves(game);
+  throw new Error(`BENCH_TB_ORACLE: ${name} is not race, keep, wins or best`);
+}
+
 export function tablebaseMatch(dir: string, load: string): void {
   const count = Number(process.env.BENCH_TB_STARTS ?? 12);
   const nodes = Number(process.env.BENCH_TB_NODES ?? 50_000);
@@ -98,7 +110,7 @@ export function tablebaseMatch(dir: string, load: string): void {
   try {
     const starts = drawnStarts(table, count);
     console.log(
-      `\nmax with the tablebase (${dir}) against max without it: ${starts.length} drawn sliding-phase starts, both sides, ${nodes.toLocaleString('en-US')} nodes a move each (no clock), capped at ${MAX_PLIES} plies; load average ${load}`,
+      `\nmax with the tablebase (${dir}; oracle ${process.env.BENCH_TB_ORACLE ?? 'race'}) against max without it: ${starts.length} drawn sliding-phase starts, both sides, ${nodes.toLocaleString('en-US')} nodes a move each (no clock), capped at ${MAX_PLIES} plies; load average ${load}`,
     );
     const tallies: Record<Side, Tally> = {
       tiger: { win: 0, draw: 0, loss: 0 },

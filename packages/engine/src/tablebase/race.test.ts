@@ -1,0 +1,66 @@
+/**
+ * The R13 race in a table draw, on a reduced table (the tigers win at the first capture: tier 0,
+ * one empty point, solved in memory). The position comes from a game whose history makes the two
+ * drawing moves differ: the table, which ignores history, values them alike and its first best
+ * move loses the race (so did `max` with the table's wins alone, main's oracle, at 2k–50k nodes);
+ * the race search proves that, and plays the move that wins it.
+ */
+import { createGame, type Game, makeMove, parsePosition, playMoveTexts } from '@bagh/rules';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
+import type { BoardProbe } from './probe.js';
+import { Tablebase } from './probe.js';
+import { RACE_PROVEN, RaceSearch, raceOracle } from './race.js';
+import { solveTier } from './solver.js';
+
+const table = Tablebase.fromArrays([solveTier(0, null)], 1);
+const probe: BoardProbe = (tigers, goats, captured, goatToMove) =>
+  table.valueAt(tigers, goats, captured, goatToMove);
+
+function gameAfter(start: string, moves: readonly string[]): Game {
+  const position = parsePosition(start);
+  if (!position.ok) throw new Error(position.error.message);
+  const game = createGame('bagh-chal', {}, position.value);
+  if (!game.ok) throw new Error(game.error.message);
+  const played = playMoveTexts(game.value, moves);
+  if (!played.ok) throw new Error(played.error.message);
+  return played.value;
+}
+
+// Found by a random walk over tier-0 draws: tigers to move at GGGTG/GGTGG/GGGGT/GGG1G/GGGGT.
+const game = gameAfter('GGGTG/GGT1G/GGGGG/GGGGT/GGGGT g 0 0', ['e3-d4', 'e2-e3', 'd2-e2']);
+const moveTexts = (moves: readonly { move: Parameters<typeof makeMove>[0] }[]) =>
+  moves.map((m) => makeMove(m.move));
+
+describe('the race for unrepeated moves in a table draw (R13)', () => {
+  afterEach(() => useMoveOracle(null));
+
+  it('sees what the table cannot: of two drawing moves, one loses the race and the other wins it', () => {
+    const answer = table.analyse(game);
+    if (!answer.ok) throw new Error(answer.error.message);
+    expect(answer.value.result).toBe('draw');
+    const drawing = answer.value.moves.filter((m) => m.result === 'draw').map((m) => m.move);
+    expect(drawing.sort()).toEqual(['e1-d2', 'e3-d2']);
+    // The table's choice, blind to the history: the first of its best moves.
+    expect(makeMove(table.bestMove(game)!)).toBe('e1-d2');
+
+    const race = new RaceSearch(probe, 1).search(game, { maxNodes: 5000 });
+    expect(race).not.toBeNull();
+    expect(moveTexts(race!.scores)).toEqual(['e3-d2', 'e1-d2']);
+    expect(race!.scores[0]!.score).toBeGreaterThanOrEqual(RACE_PROVEN);
+    expect(race!.scores[1]!.score).toBeLessThanOrEqual(-RACE_PROVEN);
+  });
+
+  it('after the table’s choice the goats win the race: every later drawing move of the tigers runs out', () => {
+    const after = playMoveTexts(game, ['e1-d2']);
+    if (!after.ok) throw new Error(after.error.message);
+    const race = new RaceSearch(probe, 1).search(after.value, { maxNodes: 5000 });
+    expect(race!.scores[0]!.score).toBeGreaterThanOrEqual(RACE_PROVEN);
+  });
+
+  it('max plays the race’s winning move through the oracle the bot workers register', () => {
+    useMoveOracle(raceOracle(table, probe, 'race', { maxNodes: 5000 }));
+    const choice = chooseMove(game, 'max', seededRandom(1), undefined, { maxNodes: 2000 });
+    expect(choice && makeMove(choice.move)).toBe('e3-d2');
+  });
+});

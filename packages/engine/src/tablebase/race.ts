@@ -1,0 +1,254 @@
+/**
+ * The R13 race in a table draw (issue 20). The table ignores history, so a position it calls a
+ * draw is, under R13, a race for unrepeated moves: every position may occur once, and the side
+ * left with no legal move that keeps the draw must step into a table loss (or has no move at all,
+ * R15). The table's wins and losses stay exact in such a game (the winner's line of falling
+ * distances never meets the drawn positions the game went through), so the race is a game on the
+ * table's draws alone, with the real history:
+ * - a move into a table win for the mover ends it (won), a move into a table loss is never made;
+ * - a side with no legal (R13) move into a table draw loses;
+ * - past the horizon, each side's count of unrepeated drawing moves judges who is ahead.
+ * `RaceSearch` plays that game by alpha-beta, deepening on a node budget; no transposition table,
+ * since every node's value depends on the line that reached it.
+ */
+import {
+  type Game,
+  historyOf,
+  legalMoves,
+  MAX_MOVES,
+  type Move,
+  type RepetitionTable,
+  SearchBoard,
+} from '@bagh/rules';
+import type { BoardProbe, Tablebase } from './probe.js';
+
+/** Scores beyond RACE_PROVEN are races won (or lost) within the horizon. */
+export const RACE_WIN = 1_000_000;
+export const RACE_PROVEN = RACE_WIN - 10_000;
+const INFINITE = 2 * RACE_WIN;
+/** A move's outcome for the side that made it, as far as the table alone tells. */
+const DRAW = 0;
+const WON = 1;
+const LOST = -1;
+
+export interface RaceLimits {
+  readonly maxNodes: number;
+  /** Stop deepening after this many milliseconds too (checked every 1024 nodes); none in benches. */
+  readonly timeMs?: number;
+  readonly maxDepth?: number;
+  /** What a goat captured is worth at the horizon, in drawing moves (to the tigers). */
+  readonly captureWeight?: number;
+}
+
+/**
+ * The bot workers' race: 60k nodes a move (20k lost 9 of 32 bench games where 60k lost 3, README),
+ * about 4 times `max`'s 50k-node search (1.1 s against 0.27 s a position over 13 positions of a
+ * bench game, load 10), at most 2 s; `max` does not search when the race names its move.
+ */
+export const RACE_LIMITS: RaceLimits = { maxNodes: 60_000, timeMs: 2_000, captureWeight: 4 };
+
+export interface RaceResult {
+  /** The moves that keep the table's draw (legal under R13), best first, each with its race score. */
+  readonly scores: ReadonlyArray<{ readonly move: Move; readonly score: number }>;
+  readonly depth: number;
+  readonly nodes: number;
+}
+
+class OutOfBudget extends Error {}
+
+export class RaceSearch {
+  private nodes = 0;
+  private maxNodes = 0;
+  private deadline = Number.POSITIVE_INFINITY;
+  private captureWeight = 0;
+  private readonly buffers: Int32Array[] = [];
+  /** Cut-offs per side and move (from, to): the order in which later nodes try their moves. */
+  private readonly cutoffs = [new Float64Array(1024), new Float64Array(1024)];
+  private readonly ranks = new Float64Array(MAX_MOVES);
+
+  /** `winCaptures`: the capture that ends the game (5, R14; fewer in a reduced table). */
+  constructor(
+    private readonly probe: BoardProbe,
+    private readonly winCaptures = 5,
+  ) {}
+
+  /**
+   * The race from a Bagh Chal sliding-phase position the table calls a draw (null elsewhere, or
+   * when no legal move keeps the draw). A move into a table win is a score of RACE_WIN.
+   */
+  search(game: Game, limits: RaceLimits): RaceResult | null {
+    const { position } = game;
+    if (game.variant !== 'bagh-chal' || game.outcome || game.options.multiJump || position.goatsInHand > 0)
+      return null;
+    const board = new SearchBoard(game.variant, game.options, position);
+    if (this.probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove) !== 0) return null;
+    const history = historyOf(game).clone();
+    const drawing: Move[] = [];
+    for (const move of legalMoves(game)) {
+      board.make(move);
+      const outcome = this.outcome(board);
+      board.unmake(move);
+      if (outcome === WON) return { scores: [{ move, score: RACE_WIN }], depth: 0, nodes: 0 };
+      if (outcome === DRAW) drawing.push(move);
+    }
+    if (drawing.length === 0) return null;
+    this.nodes = 0;
+    this.maxNodes = limits.maxNodes;
+    this.deadline =
+      limits.timeMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + limits.timeMs;
+    this.captureWeight = limits.captureWeight ?? 0;
+    for (const table of this.cutoffs) table.fill(0);
+    let completed: RaceResult = { scores: drawing.map((move) => ({ move, score: 0 })), depth: 0, nodes: 0 };
+    for (let depth = 1; depth <= (limits.maxDepth ?? 64); depth++) {
+      try {
+        const scores = this.searchRoot(board, history, completed.scores, depth, drawing.length);
+        completed = { scores, depth, nodes: this.nodes };
+      } catch (error) {
+        if (!(error instanceof OutOfBudget)) throw error;
+        break;
+      }
+      const best = completed.scores[0]!.score;
+      if (best >= RACE_PROVEN || best <= -RACE_PROVEN) break;
+    }
+    return { ...completed, nodes: this.nodes };
+  }
+
+  /**
+   * Each root move's score: exact for the best, an upper bound for the others (fail-soft), so a
+   * score at or below −RACE_PROVEN is a race lost whatever the bound.
+   */
+  private searchRoot(
+    board: SearchBoard,
+    history: RepetitionTable,
+    order: RaceResult['scores'],
+    depth: number,
+    rootDraws: number,
+  ): Array<{ move: Move; score: number }> {
+    const scored: Array<{ move: Move; score: number }> = [];
+    let alpha = -INFINITE;
+    for (const { move } of order) {
+      board.make(move);
+      board.record(history);
+      let score: number;
+      try {
+        score = -this.negamax(board, history, depth - 1, -INFINITE, -alpha, 1, rootDraws);
+      } finally {
+        board.unrecord(history);
+        board.unmake(move);
+      }
+      scored.push({ move, score });
+      if (score > alpha) alpha = score;
+    }
+    return scored.sort((a, b) => b.score - a.score);
+  }
+
+  /** `rivalDraws`: how many drawing moves the side that just moved had (the horizon's measure). */
+  private negamax(
+    board: SearchBoard,
+    history: RepetitionTable,
+    depth: number,
+    alphaIn: number,
+    beta: number,
+    ply: number,
+    rivalDraws: number,
+  ): number {
+    if (++this.nodes > this.maxNodes) throw new OutOfBudget();
+    if ((this.nodes & 1023) === 0 && performance.now() >= this.deadline) throw new OutOfBudget();
+    while (this.buffers.length <= ply) this.buffers.push(new Int32Array(MAX_MOVES));
+    const moves = this.buffers[ply]!;
+    const count = board.generatePacked(moves, 0);
+    let draws = 0;
+    for (let i = 0; i < count; i++) {
+      const m = moves[i]!;
+      board.makePacked(m);
+      const outcome = board.repeats(history) ? LOST : this.outcome(board);
+      board.unmakePacked(m);
+      if (outcome === WON) return RACE_WIN - ply - 1;
+      // The drawing moves are kept at the front of the buffer (i ≥ draws, so nothing is lost).
+      if (outcome === DRAW) moves[draws++] = m;
+    }
+    if (draws === 0) return -(RACE_WIN - ply);
+    if (depth <= 0) {
+      const material = this.captureWeight * board.goatsCaptured;
+      return draws - rivalDraws + (board.goatToMove ? -material : material);
+    }
+    const cutoffs = this.cutoffs[board.goatToMove ? 1 : 0]!;
+    this.order(moves, draws, cutoffs);
+    let alpha = alphaIn;
+    let best = -INFINITE;
+    for (let i = 0; i < draws; i++) {
+      const m = moves[i]!;
+      board.makePacked(m);
+      board.record(history);
+      let score: number;
+      try {
+        score = -this.negamax(board, history, depth - 1, -beta, -alpha, ply + 1, draws);
+      } finally {
+        board.unrecord(history);
+        board.unmakePacked(m);
+      }
+      if (score > best) best = score;
+      if (score > alpha) alpha = score;
+      if (alpha >= beta) {
+        cutoffs[moveKey(m)]! += depth * depth;
+        break;
+      }
+    }
+    return best;
+  }
+
+  /** Insertion sort of the first `count` moves by their cut-offs, most first. */
+  private order(moves: Int32Array, count: number, cutoffs: Float64Array): void {
+    const ranks = this.ranks;
+    for (let i = 0; i < count; i++) {
+      const m = moves[i]!;
+      const rank = cutoffs[moveKey(m)]!;
+      let j = i;
+      while (j > 0 && ranks[j - 1]! < rank) {
+        moves[j] = moves[j - 1]!;
+        ranks[j] = ranks[j - 1]!;
+        j--;
+      }
+      moves[j] = m;
+      ranks[j] = rank;
+    }
+  }
+
+  /** What the move just made on `board` means for its maker by the table alone. */
+  private outcome(board: SearchBoard): number {
+    if (board.tigersHaveWon() || board.goatsCaptured >= this.winCaptures) return WON;
+    const value = this.probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove);
+    if (value === undefined || value === 0) return DRAW;
+    // The side to move now wins iff its distance (value − 1) is odd.
+    return ((value - 1) & 1) === 1 ? LOST : WON;
+  }
+}
+
+/** A packed move's (from, to) in 0..1023 (the rules' `kind | from << 2 | to << 7`). */
+const moveKey = (m: number): number => (m >>> 2) & 1023;
+
+/** How the table side chooses among the table's drawing moves. */
+export type RacePolicy = 'race' | 'keep';
+
+/**
+ * `max`'s oracle with the table (`useMoveOracle`): the table's fastest win where it has one;
+ * in a table draw, 'race' plays the race search's best drawing move, 'keep' leaves `max`'s search
+ * the drawing moves the race search did not prove lost; elsewhere (a table loss) nothing.
+ */
+export function raceOracle(
+  table: Tablebase,
+  probe: BoardProbe,
+  policy: RacePolicy = 'race',
+  limits: RaceLimits = RACE_LIMITS,
+): (game: Game) => Move | readonly Move[] | null {
+  const race = new RaceSearch(probe, table.winCaptures);
+  return (game) => {
+    const wins = table.winningMoves(game);
+    if (wins.length > 0) return wins;
+    const result = race.search(game, limits);
+    if (result === null) return null;
+    if (policy === 'race') return result.scores[0]!.move;
+    const alive = result.scores.filter((s) => s.score > -RACE_PROVEN).map((s) => s.move);
+    return alive.length > 0 ? alive : result.scores.map((s) => s.move);
+  };
+}
