@@ -418,6 +418,7 @@ function weightsFor(game: Game, limits: SearchLimits = {}): Weights {
   return {
     ...(limits.weights ?? (game.position.toMove === 'goat' ? GOAT_WEIGHTS : DEFAULT_WEIGHTS)),
     lockedRace: 0,
+    crampedGoats: 0,
   };
 }
 
