@@ -158,12 +158,15 @@ export function lockedIn(board: SearchBoard, threatened: number): number {
 /** Safe goat moves counted up to this many: past it the goats have moves to spare. */
 export const SPARE_SAFE_MOVES = 3;
 
-function anyJump(tigers: number, goats: number, empty: number, geometry: Geometry): boolean {
-  const { jumpCount, jumpOver, jumpLand } = geometry;
-  for (let tg = tigers; tg !== 0; tg &= tg - 1) {
-    const from = 31 - Math.clz32(tg & -tg);
-    for (let i = 0; i < jumpCount[from]!; i++)
-      if (((goats >>> jumpOver[from * 8 + i]!) & (empty >>> jumpLand[from * 8 + i]!) & 1) !== 0) return true;
+/** Whether a tiger can take a goat: by landing point, since once all are placed few are empty. */
+function jumpOpen(tigers: number, goats: number, empty: number, geometry: Geometry): boolean {
+  const { jumpOverBetween } = geometry;
+  for (let e = empty; e !== 0; e &= e - 1) {
+    const land = 31 - Math.clz32(e & -e);
+    for (let tg = tigers; tg !== 0; tg &= tg - 1) {
+      const over = jumpOverBetween[(31 - Math.clz32(tg & -tg)) * POINT_COUNT + land]!;
+      if (over >= 0 && ((goats >>> over) & 1) !== 0) return true;
+    }
   }
   return false;
 }
@@ -182,10 +185,9 @@ function safeGoatSteps(
     const to = 31 - Math.clz32(e & -e);
     for (let g = neighbours[to]! & goatMask; g !== 0; g &= g - 1) {
       const from = 31 - Math.clz32(g & -g);
-      if (
-        !anyJump(tigers, (goatMask & ~(1 << from)) | (1 << to), (empty & ~(1 << to)) | (1 << from), geometry)
-      )
-        if (++safe >= enough) return safe;
+      const goats = (goatMask & ~(1 << from)) | (1 << to);
+      if (!jumpOpen(tigers, goats, (empty & ~(1 << to)) | (1 << from), geometry) && ++safe >= enough)
+        return safe;
     }
   }
   return safe;
