@@ -50,9 +50,13 @@ export const DEFAULT_WEIGHTS: Weights = {
  * lockedRace 0: with 300 max's goats won 8 of 20 locked starts against the old max (5 without)
  * but 1 of 8 games from sound openings (3 without), on 100k nodes a move; with 150 (late-move
  * reductions on), 7 of 20 locked starts (5 without) but 19 of 48 openings (22 without), 50k nodes.
+ * capture 120 (was 60) with crampedGoats: a goat must outweigh a safe move, or the goats give goats
+ * in the placement for room later (placement captures in 48 games on 20k nodes: 40 before, 53 with
+ * crampedGoats and capture 60, 39 with 120); max's goats against old max on 50k nodes 24-1-23 with
+ * 60, 26-2-20 with 120 (22-0-26 before crampedGoats).
  */
 export const GOAT_WEIGHTS: Weights = {
-  capture: 60,
+  capture: 120,
   threat: 30,
   mobility: 4,
   trappedTiger: 15,
