@@ -26,10 +26,12 @@ export interface Weights {
    */
   readonly lockedRace: number;
   /**
-   * Against the goats per safe move they lack (goatsCramped) once all are placed. Goats only: 80
-   * by the tablebase, on sliding-phase positions of bench games where some goat move loses and
-   * another keeps the draw (max on 20k nodes kept it in 1,581 of 1,644 with 0; 1,602 with 40,
-   * 1,608 with 80, 1,606 with 140).
+   * Against the goats per safe move they lack (goatsCramped) once all are placed. Goats only; by
+   * the tablebase, on sliding-phase positions of bench games where some goat move loses and
+   * another keeps the draw, max on 20k nodes kept it in 1,581 of 1,644 with 0; with capture 60,
+   * 1,602 with 40, 1,608 with 80, 1,606 with 140; with capture 120, 1,604 with 80, 1,611 with 160.
+   * Against old max on 50k nodes, 160 against 80: openings as goats 27-1-20 against 26-2-20,
+   * locked starts as goats 9-1-10 against 6-1-13.
    */
   readonly crampedGoats: number;
 }
@@ -63,7 +65,7 @@ export const GOAT_WEIGHTS: Weights = {
   exposedGoat: 10,
   centralTiger: 30,
   lockedRace: 0,
-  crampedGoats: 80,
+  crampedGoats: 160,
 };
 
 export const WIN_SCORE = 100_000;
