@@ -1,5 +1,6 @@
 import { createGame, legalMoves, makeMove, parsePosition, play, SearchBoard } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
+import { goatsCramped, SPARE_SAFE_MOVES } from './evaluate.js';
 import {
   botMove,
   chooseMove,
@@ -49,13 +50,15 @@ describe('search', () => {
 
   it('with the endgame table, places the last goat where the tigers end up trapped', () => {
     // G@a5 traps the tigers 13 plies later; G@d5 loses a goat 3 plies later. Neither shows at
-    // a one-ply horizon, which prefers G@d5.
+    // a one-ply horizon, which prefers G@d5 unless it counts the goats' safe moves.
     const game = gameAt('bagh-chal', '1GG1T/TGGTG/GGGGG/GGGGG/TGGGG g 1 0');
-    const horizon = new Searcher().search(game, { maxDepth: 1 });
-    const tabled = new Searcher().search(game, { maxDepth: 1, endgame: true });
+    const weights = { ...GOAT_WEIGHTS, crampedGoats: 0 };
+    const horizon = new Searcher().search(game, { maxDepth: 1, weights });
+    const tabled = new Searcher().search(game, { maxDepth: 1, endgame: true, weights });
     expect(makeMove(horizon.move!)).toBe('G@d5');
     expect(makeMove(tabled.move!)).toBe('G@a5');
     expect(tabled.score).toBeGreaterThan(WIN_SCORE / 4);
+    expect(makeMove(new Searcher().search(game, { maxDepth: 1 }).move!)).toBe('G@a5');
   });
 
   it('never proposes a move the rules forbid, R13 included', () => {
@@ -244,5 +247,35 @@ describe('openings', () => {
 
   it('the goats search with their own weights', () => {
     expect(GOAT_WEIGHTS).not.toEqual(DEFAULT_WEIGHTS);
+  });
+});
+
+describe('goats short of safe moves (issue 21: max lost as goats in the sliding phase)', () => {
+  const cramped = (position: string) => {
+    const game = gameAt('bagh-chal', position);
+    return goatsCramped(new SearchBoard(game.variant, game.options, game.position));
+  };
+
+  it('counts the safe goat moves left after the tigers’ most cramping step', () => {
+    // c4-c5 leaves the goats one empty point, c4, and either goat stepping in opens a jump.
+    expect(cramped('GG1GG/GGTTG/GTGTG/GGGGG/GGGGG t 0 0')).toBe(SPARE_SAFE_MOVES);
+    expect(cramped('GGTGG/GG1TG/GTGTG/GGGGG/GGGGG g 0 0')).toBe(SPARE_SAFE_MOVES);
+    // With goats in hand a placement is always at hand.
+    expect(cramped('T3T/5/5/1G3/T3T g 19 0')).toBe(0);
+  });
+
+  // Positions of bench games where the goats' max on 50k nodes played a move the tablebase loses
+  // (before crampedGoats) and the one move it keeps the draw with.
+  it.each([
+    ['GGGGG/GG1GG/G1T1T/GT2G/GGGTG g 0 4', 'd4-c4', 'b4-c4 lost in 14 plies'],
+    ['GGTGG/GG1GG/GGGTG/1TT1G/GGG1G g 0 3', 'c3-c4', 'e1-d1 lost in 16 plies'],
+  ])('in %s keeps the draw with %s (%s)', (position, keeps) => {
+    const game = gameAt('bagh-chal', position);
+    const result = new Searcher().search(game, {
+      ...LEVEL_SETTINGS.max.limits,
+      timeMs: undefined,
+      maxNodes: 50_000,
+    });
+    expect(makeMove(result.move!)).toBe(keeps);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Static evaluation, in centipawn-like units from the tigers' point of view: captures dominate,
- * then capture threats, tigers already hemmed in, tiger mobility and goats on open lines. Each
- * side searches with its own weights: the tigers' are hand-set (a symmetric self-play tuning made
- * max weaker as goats), the goats' are tuned for the goats' side by `TUNE_SIDE=goat pnpm
+ * then capture threats, tigers already hemmed in, tiger mobility, goats on open lines and, once all
+ * goats are placed, goats short of safe moves. Each side searches with its own weights: the
+ * tigers' are hand-set (a symmetric self-play tuning made max weaker as goats), the goats' are tuned for the goats' side by `TUNE_SIDE=goat pnpm
  * tune:engine` and, for `centralTiger`, by max's goats against strong's tigers over every match
  * opening (games lost 6 → 1 of 48). Features measured and dropped (no gain): tiger room, sealed
  * empty space, fork points, empty points a goat cannot enter (see issue 7's notes).
@@ -25,6 +25,15 @@ export interface Weights {
    * 150 won 19 of 40, 300 22, 500 21, 800 20 (noise-level, so the middle).
    */
   readonly lockedRace: number;
+  /**
+   * Against the goats per safe move they lack (goatsCramped) once all are placed. Goats only; by
+   * the tablebase, on sliding-phase positions of bench games where some goat move loses and
+   * another keeps the draw, max on 20k nodes kept it in 1,581 of 1,644 with 0; with capture 60,
+   * 1,602 with 40, 1,608 with 80, 1,606 with 140; with capture 120, 1,604 with 80, 1,611 with 160.
+   * Against old max on 50k nodes, 160 against 80: openings as goats 27-1-20 against 26-2-20,
+   * locked starts as goats 9-1-10 against 6-1-13.
+   */
+  readonly crampedGoats: number;
 }
 
 export const DEFAULT_WEIGHTS: Weights = {
@@ -35,6 +44,7 @@ export const DEFAULT_WEIGHTS: Weights = {
   exposedGoat: 0,
   centralTiger: 0,
   lockedRace: 300,
+  crampedGoats: 0,
 };
 
 /**
@@ -42,15 +52,20 @@ export const DEFAULT_WEIGHTS: Weights = {
  * lockedRace 0: with 300 max's goats won 8 of 20 locked starts against the old max (5 without)
  * but 1 of 8 games from sound openings (3 without), on 100k nodes a move; with 150 (late-move
  * reductions on), 7 of 20 locked starts (5 without) but 19 of 48 openings (22 without), 50k nodes.
+ * capture 120 (was 60) with crampedGoats: a goat must outweigh a safe move, or the goats give goats
+ * in the placement for room later (placement captures in 48 games on 20k nodes: 40 before, 53 with
+ * crampedGoats and capture 60, 39 with 120); max's goats against old max on 50k nodes 24-1-23 with
+ * 60, 26-2-20 with 120 (22-0-26 before crampedGoats).
  */
 export const GOAT_WEIGHTS: Weights = {
-  capture: 60,
+  capture: 120,
   threat: 30,
   mobility: 4,
   trappedTiger: 15,
   exposedGoat: 10,
   centralTiger: 30,
   lockedRace: 0,
+  crampedGoats: 160,
 };
 
 export const WIN_SCORE = 100_000;
@@ -146,6 +161,71 @@ export function lockedIn(board: SearchBoard, threatened: number): number {
   return 0;
 }
 
+/** Safe goat moves counted up to this many: past it the goats have moves to spare. */
+export const SPARE_SAFE_MOVES = 3;
+
+/** Whether a tiger can take a goat: by landing point, since once all are placed few are empty. */
+function jumpOpen(tigers: number, goats: number, empty: number, geometry: Geometry): boolean {
+  const { jumpOverBetween } = geometry;
+  for (let e = empty; e !== 0; e &= e - 1) {
+    const land = 31 - Math.clz32(e & -e);
+    for (let tg = tigers; tg !== 0; tg &= tg - 1) {
+      const over = jumpOverBetween[(31 - Math.clz32(tg & -tg)) * POINT_COUNT + land]!;
+      if (over >= 0 && ((goats >>> over) & 1) !== 0) return true;
+    }
+  }
+  return false;
+}
+
+/** The goat steps (at most `enough`) after which no tiger can take a goat, with these tigers. */
+function safeGoatSteps(
+  tigers: number,
+  goatMask: number,
+  empty: number,
+  geometry: Geometry,
+  enough: number,
+): number {
+  const { neighbours } = geometry;
+  let safe = 0;
+  for (let e = empty; e !== 0; e &= e - 1) {
+    const to = 31 - Math.clz32(e & -e);
+    for (let g = neighbours[to]! & goatMask; g !== 0; g &= g - 1) {
+      const from = 31 - Math.clz32(g & -g);
+      const goats = (goatMask & ~(1 << from)) | (1 << to);
+      if (!jumpOpen(tigers, goats, (empty & ~(1 << to)) | (1 << from), geometry) && ++safe >= enough)
+        return safe;
+    }
+  }
+  return safe;
+}
+
+/**
+ * How short the goats are of safe moves once all are placed, 0 … SPARE_SAFE_MOVES: counted now when
+ * they are to move, else after the tigers' most cramping step. Goats out of safe moves must give
+ * a goat (zugzwang), and positions the tablebase loses for them are mostly ones where the tigers
+ * can step to leave them few: the draw-keeping move left more safe moves after the tigers' best
+ * step than a losing one in 71% of pairs and fewer in 9% (sliding-phase positions of bench games).
+ */
+export function goatsCramped(board: SearchBoard): number {
+  const { geometry, goatMask } = board;
+  // Stacks (Bagh Guti) stay put when their top goat steps: the count below is for single goats.
+  if (board.goatsInHand > 0 || board.goatsOnBoard !== popcount(goatMask)) return 0;
+  const empty = board.emptyMask;
+  if (board.goatToMove)
+    return SPARE_SAFE_MOVES - safeGoatSteps(board.tigers, goatMask, empty, geometry, SPARE_SAFE_MOVES);
+  let fewest = SPARE_SAFE_MOVES;
+  for (let tg = board.tigers; tg !== 0 && fewest > 0; tg &= tg - 1) {
+    const from = 31 - Math.clz32(tg & -tg);
+    for (let step = geometry.neighbours[from]! & empty; step !== 0 && fewest > 0; step &= step - 1) {
+      const to = 31 - Math.clz32(step & -step);
+      const tigers = (board.tigers & ~(1 << from)) | (1 << to);
+      const left = (empty & ~(1 << to)) | (1 << from);
+      fewest = Math.min(fewest, safeGoatSteps(tigers, goatMask, left, geometry, fewest));
+    }
+  }
+  return SPARE_SAFE_MOVES - fewest;
+}
+
 export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT_WEIGHTS): number {
   const { neighbours, jumpCount, jumpOver, jumpLand } = board.geometry;
   const empty = board.emptyMask;
@@ -168,6 +248,7 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
   const exposed = weights.exposedGoat === 0 ? 0 : exposedGoats(board);
   const central = weights.centralTiger === 0 ? 0 : popcount(board.tigers & centralPoints(board.geometry));
   const locked = weights.lockedRace === 0 ? 0 : lockedIn(board, threatened);
+  const cramped = weights.crampedGoats === 0 ? 0 : goatsCramped(board);
   // Far from the win, captures are worth the same; the last ones are worth more.
   const toWin = Math.max(goatsToWin(board), 1);
   return (
@@ -177,6 +258,7 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
     weights.trappedTiger * trapped +
     weights.exposedGoat * exposed +
     weights.centralTiger * central -
-    weights.lockedRace * locked
+    weights.lockedRace * locked +
+    weights.crampedGoats * cramped
   );
 }

@@ -413,11 +413,15 @@ export class BaselineSearcher {
   }
 }
 
+/** The goats' weights before issue 21's follow-ups (crampedGoats, a goat at 120): the baseline stays put. */
+const OLD_GOAT_WEIGHTS: Weights = { ...GOAT_WEIGHTS, capture: 60, crampedGoats: 0 };
+
 /** Each side searches with its own view of the game (the goats' weights are tuned apart). */
 function weightsFor(game: Game, limits: SearchLimits = {}): Weights {
   return {
-    ...(limits.weights ?? (game.position.toMove === 'goat' ? GOAT_WEIGHTS : DEFAULT_WEIGHTS)),
+    ...(limits.weights ?? (game.position.toMove === 'goat' ? OLD_GOAT_WEIGHTS : DEFAULT_WEIGHTS)),
     lockedRace: 0,
+    crampedGoats: 0,
   };
 }
 

@@ -32,6 +32,7 @@ const STEPS: { readonly [K in keyof Weights]: number } = {
   exposedGoat: 10,
   centralTiger: 15,
   lockedRace: 100,
+  crampedGoats: 40,
 };
 /** TUNE_KEYS (e.g. `exposedGoat,threat`) limits the weights tried. */
 const KEYS = (Object.keys(STEPS) as (keyof Weights)[]).filter(
