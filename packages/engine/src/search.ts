@@ -47,6 +47,7 @@ import {
   type Weights,
   WIN_SCORE,
 } from './evaluate.js';
+import { scoreRootMoves } from './root-moves.js';
 import { EXACT, LOWER, MOVE_ONLY, TranspositionTable, UPPER } from './transposition.js';
 
 export interface SearchLimits {
@@ -251,30 +252,15 @@ export class Searcher {
     depth: number,
     exact: boolean,
   ) {
-    const scored: Array<{ move: Move; score: number }> = [];
-    let alpha = -WIN_SCORE * 2;
-    for (const move of moves) {
-      board.make(move);
-      board.record(history);
-      let score: number;
-      try {
-        score = -this.negamax(
-          board,
-          history,
-          depth - 1,
-          -WIN_SCORE * 2,
-          exact ? WIN_SCORE * 2 : -alpha + 1,
-          1,
-        );
-      } finally {
-        board.unrecord(history);
-        board.unmake(move);
-      }
-      scored.push({ move, score });
-      if (score > alpha) alpha = score;
-    }
-    // Stable sort keeps the previous order among equals, so the TT-best move stays first.
-    return scored.sort((a, b) => b.score - a.score);
+    // Equal scores keep the given order, so the TT-best move stays first.
+    return scoreRootMoves(
+      board,
+      history,
+      moves,
+      -WIN_SCORE * 2,
+      (alpha) =>
+        -this.negamax(board, history, depth - 1, -WIN_SCORE * 2, exact ? WIN_SCORE * 2 : -alpha + 1, 1),
+    );
   }
 
   private checkBudget(): void {

@@ -20,6 +20,7 @@ import {
   type RepetitionTable,
   SearchBoard,
 } from '@bagh/rules';
+import { scoreRootMoves } from '../root-moves.js';
 import type { BoardProbe, Tablebase } from './probe.js';
 
 /** Scores beyond RACE_PROVEN are races won (or lost) within the horizon. */
@@ -124,22 +125,13 @@ export class RaceSearch {
     depth: number,
     rootDraws: number,
   ): Array<{ move: Move; score: number }> {
-    const scored: Array<{ move: Move; score: number }> = [];
-    let alpha = -INFINITE;
-    for (const { move } of order) {
-      board.make(move);
-      board.record(history);
-      let score: number;
-      try {
-        score = -this.negamax(board, history, depth - 1, -INFINITE, -alpha, 1, rootDraws);
-      } finally {
-        board.unrecord(history);
-        board.unmake(move);
-      }
-      scored.push({ move, score });
-      if (score > alpha) alpha = score;
-    }
-    return scored.sort((a, b) => b.score - a.score);
+    return scoreRootMoves(
+      board,
+      history,
+      order.map(({ move }) => move),
+      -INFINITE,
+      (alpha) => -this.negamax(board, history, depth - 1, -INFINITE, -alpha, 1, rootDraws),
+    );
   }
 
   /** `rivalDraws`: how many drawing moves the side that just moved had (the horizon's measure). */
