@@ -52,6 +52,106 @@ describe('PostgreSQL storage', () => {
     expect((await storage.loadRoom('pk1'))?.changes).toEqual([change]);
   });
 
+  it('sends the appends that arrive while one is in flight together, in one transaction, each with its outcome', async () => {
+    const url = await freshDatabase();
+    const storage = await openPostgresStorage(url);
+    fixture.defer(() => storage.close());
+    const rooms = Array.from({ length: 100 }, (_, i) => `many${i}`);
+    for (const roomId of rooms)
+      await storage.createRoom({ roomId, createdAt: 1, init: {}, version: 0, changes: [] });
+    const change = (version: number, move: string) => ({ version, kind: 'move', data: { move } });
+    const results = await Promise.all([
+      ...rooms.map((roomId, i) => storage.append(roomId, 0, [change(1, `m${i}`)])),
+      // many3 again, at its next version: it waits for the statement after the one that has its first.
+      storage.append('many3', 1, [change(2, 'next'), { version: 3, kind: 'presence', data: null }]),
+      // A stale version among them: refused alone, with the version the room is at.
+      storage.append('many7', 5, [change(6, 'stale')]),
+    ]);
+    expect(results).toEqual([
+      ...rooms.map(() => ({ ok: true })),
+      { ok: true },
+      { ok: false, storedVersion: 1 },
+    ]);
+    // The first was sent at once, alone; the 99 others that arrived meanwhile went in one
+    // statement, many3's second after them: three transactions (a row's xmin is its writer's).
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    fixture.defer(() => client.end());
+    const written = (
+      await client.query<{ room_id: string; version: number; writer: string }>(
+        'SELECT room_id, version, xmin::text AS writer FROM room_change ORDER BY room_id, version',
+      )
+    ).rows;
+    expect(written).toHaveLength(101);
+    const writerOf = (roomId: string, version: number) =>
+      written.find((row) => row.room_id === roomId && row.version === version)?.writer;
+    expect(new Set(written.map((row) => row.writer)).size).toBe(3);
+    expect(new Set(rooms.slice(1).map((roomId) => writerOf(roomId, 1))).size).toBe(1);
+    expect(writerOf('many3', 2)).not.toBe(writerOf('many3', 1));
+    expect(await storage.currentVersion('many3')).toBe(3);
+    expect((await storage.loadRoom('many3'))?.changes).toEqual([change(1, 'm3'), change(2, 'next')]);
+  });
+
+  it('lets two nodes append to the same rooms at once, in opposite orders: one wins each room, no deadlock', async () => {
+    const url = await freshDatabase();
+    const [a, b] = await Promise.all([openPostgresStorage(url), openPostgresStorage(url)]);
+    fixture.defer(() => a.close());
+    fixture.defer(() => b.close());
+    const rooms = Array.from({ length: 60 }, (_, i) => `both${i}`);
+    for (const roomId of rooms)
+      await a.createRoom({ roomId, createdAt: 1, init: {}, version: 0, changes: [] });
+    // Enough other rooms that each room is found by its key, in the order the batch lists them.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    fixture.defer(() => client.end());
+    await client.query(
+      `INSERT INTO room (id, created_at, init, version) SELECT 'other' || n, 1, '{}', 0 FROM generate_series(1, 20000) n`,
+    );
+    await client.query('ANALYZE room');
+    for (let round = 0; round < 40; round++) {
+      const appendAll = (storage: typeof a, order: string[], who: string) =>
+        Promise.all(
+          order.map((roomId) =>
+            storage.append(roomId, round, [{ version: round + 1, kind: 'move', data: { who } }]),
+          ),
+        );
+      const [byA, byB] = await Promise.all([
+        appendAll(a, rooms, 'a'),
+        appendAll(b, [...rooms].reverse(), 'b'),
+      ]);
+      byB.reverse();
+      rooms.forEach((_, i) => {
+        expect([byA[i], byB[i]]).toContainEqual({ ok: true });
+        expect([byA[i], byB[i]]).toContainEqual({ ok: false, storedVersion: round + 1 });
+      });
+    }
+    for (const roomId of rooms) expect((await b.loadRoom(roomId))?.version).toBe(40);
+  });
+
+  it('fails only the append whose data the database refuses, not the others sent with it', async () => {
+    const url = await freshDatabase();
+    const storage = await openPostgresStorage(url);
+    fixture.defer(() => storage.close());
+    const rooms = ['ok1', 'ok2', 'ok3'];
+    for (const roomId of rooms)
+      await storage.createRoom({ roomId, createdAt: 1, init: {}, version: 0, changes: [] });
+    const change = { version: 1, kind: 'move', data: { move: 'G@c3' } };
+    const [first, ...rest] = await Promise.allSettled([
+      storage.append('ok1', 0, [change]),
+      // A text parameter with a NUL: PostgreSQL refuses it (SQLSTATE 22021), and the statement with it.
+      storage.append('bad\u0000room', 0, [change]),
+      storage.append('ok2', 0, [change]),
+      storage.append('ok3', 0, [change]),
+    ]);
+    expect(first).toEqual({ status: 'fulfilled', value: { ok: true } });
+    expect(rest[0]).toMatchObject({ status: 'rejected', reason: { code: '22021' } });
+    expect(rest.slice(1)).toEqual([
+      { status: 'fulfilled', value: { ok: true } },
+      { status: 'fulfilled', value: { ok: true } },
+    ]);
+    for (const roomId of rooms) expect((await storage.loadRoom(roomId))?.changes).toEqual([change]);
+  });
+
   it('commits every change synchronously, whatever the database says by default', async () => {
     const url = await freshDatabase();
     const name = new URL(url).pathname.slice(1);
