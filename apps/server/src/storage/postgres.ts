@@ -9,18 +9,13 @@
  * (room_id, version). It resolves once the statement committed, with synchronous_commit on for
  * every connection of the pool: an acknowledged change is on the database's disk.
  *
- * Appends are coalesced (group commit): while one append statement is in flight, the appends
- * that arrive meanwhile wait and then go together, as one statement that keeps each room's own
- * version check, and each caller learns its own outcome. Nothing waits on a timer: an append
- * that finds none in flight is sent at once.
- *
  * The statements of the hot paths are named (prepared once per connection).
  */
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { migrations } from './postgres-migrations.js';
-import type { ChangesSince, GameRow, RoomRecord, RoomStorage, StoredData } from './types.js';
+import type { ChangesSince, GameRow, RoomRecord, RoomStorage, StoredChange, StoredData } from './types.js';
 import {
   assertContiguous,
   GAME_COLUMNS,
@@ -88,32 +83,6 @@ WITH bumped AS (
 SELECT count(*)::int AS applied FROM bumped`;
 
 const APPEND = appendSql((n) => `$${n}`);
-
-/**
- * Several rooms' appends in one statement (one transaction), each applied only where its room is
- * still at its own expected version; returns the rooms applied. The rows are locked in id order
- * first: two nodes' batches that share rooms then wait for each other instead of deadlocking.
- * One room appears at most once per batch. Parameters: the rooms, their expected and new
- * versions; then every change with data: its room, version, kind and data.
- */
-const APPEND_BATCH = `
-WITH asked AS (
-  SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) AS a(id, expected, version)
-), locked AS (
-  SELECT r.id, a.version FROM room r JOIN asked a ON r.id = a.id AND r.version = a.expected
-  ORDER BY r.id FOR UPDATE OF r
-), bumped AS (
-  UPDATE room r SET version = locked.version FROM locked WHERE r.id = locked.id RETURNING r.id
-), kept AS (
-  INSERT INTO room_change (room_id, version, kind, data)
-  SELECT c.room_id, c.version, c.kind, c.data::json
-  FROM unnest($4::text[], $5::int[], $6::text[], $7::text[]) AS c(room_id, version, kind, data)
-  JOIN bumped ON bumped.id = c.room_id
-)
-SELECT id FROM bumped`;
-
-/** The most appends one statement carries (the rest go in the next). */
-const MAX_BATCH = 500;
 
 // Typed: in INSERT … SELECT a parameter takes no type from its column.
 const GAME_VALUES =
@@ -199,7 +168,6 @@ export async function openPostgresStorage(
   let lastForget = 0;
   const listings = new Map<string, string>();
   let closed = false;
-  const appends = appendQueue(run);
 
   const storage: PostgresStorage = {
     async createRoom(record) {
@@ -227,24 +195,24 @@ export async function openPostgresStorage(
       assertContiguous(expectedVersion, changes);
       const last = changes[changes.length - 1];
       if (!last) return { ok: true };
-      const asked: Append = {
+      const kept = changes.filter(
+        (change): change is StoredChange & { data: StoredData } => change.data !== null,
+      );
+      const values = [
         roomId,
         expectedVersion,
-        version: last.version,
-        kept: changes.flatMap((change) =>
-          change.data === null ? [] : [{ ...change, data: JSON.stringify(change.data) }],
-        ),
-      };
-      // The append that gives a room its result (once a game) goes alone, with its game.
-      const applied = finished
-        ? (
-            await run<{ applied: number }>('bagh_append_finished', APPEND_FINISHED, [
-              ...gameValues(finished),
-              ...appendValues(asked),
-            ])
-          ).rows[0]?.applied === 1
-        : await appends.add(asked);
-      if (applied) return { ok: true };
+        last.version,
+        kept.map((change) => change.version),
+        kept.map((change) => change.kind),
+        kept.map((change) => JSON.stringify(change.data)),
+      ];
+      const { rows } = finished
+        ? await run<{ applied: number }>('bagh_append_finished', APPEND_FINISHED, [
+            ...gameValues(finished),
+            ...values,
+          ])
+        : await run<{ applied: number }>('bagh_append', APPEND, values);
+      if (rows[0]?.applied === 1) return { ok: true };
       // Read after the statement: the version the winning writer committed.
       return { ok: false, storedVersion: await storage.currentVersion(roomId) };
     },
@@ -299,125 +267,10 @@ export async function openPostgresStorage(
     async close() {
       if (closed) return;
       closed = true;
-      await appends.drained();
       await db.destroy(); // ends the pool
     },
   };
   return storage;
-}
-
-/** One room's append as the statements take it: its changes with data, their data as JSON text. */
-interface Append {
-  readonly roomId: string;
-  readonly expectedVersion: number;
-  /** The room's version after it. */
-  readonly version: number;
-  readonly kept: readonly { readonly version: number; readonly kind: string; readonly data: string }[];
-}
-
-/** APPEND's parameters. */
-const appendValues = (append: Append) => [
-  append.roomId,
-  append.expectedVersion,
-  append.version,
-  append.kept.map((change) => change.version),
-  append.kept.map((change) => change.kind),
-  append.kept.map((change) => change.data),
-];
-
-type Run = <R extends pg.QueryResultRow>(
-  name: string,
-  text: string,
-  values: unknown[],
-) => Promise<pg.QueryResult<R>>;
-
-/**
- * The group commit: one append statement in flight at a time. An append that finds none in
- * flight is sent at once, alone (APPEND); those that arrive while one is in flight wait for it,
- * then go together (APPEND_BATCH) — a room's second append waits for the next statement, so each
- * keeps its place in its room's order. `add` resolves true once the append is committed, false
- * when its room was no longer at the expected version (or is unknown).
- */
-function appendQueue(run: Run) {
-  interface Waiting {
-    readonly append: Append;
-    readonly resolve: (applied: boolean) => void;
-    readonly reject: (error: unknown) => void;
-  }
-  let waiting: Waiting[] = [];
-  let inFlight: Promise<void> | null = null;
-
-  function sendNext(): void {
-    if (inFlight || waiting.length === 0) return;
-    const batch: Waiting[] = [];
-    const later: Waiting[] = [];
-    const rooms = new Set<string>();
-    for (const each of waiting) {
-      if (batch.length < MAX_BATCH && !rooms.has(each.append.roomId)) {
-        rooms.add(each.append.roomId);
-        batch.push(each);
-      } else {
-        later.push(each);
-      }
-    }
-    waiting = later;
-    inFlight = send(batch).then(() => {
-      inFlight = null;
-      sendNext();
-    });
-  }
-
-  /** Sends the appends and settles each one's caller; never rejects. */
-  async function send(batch: readonly Waiting[]): Promise<void> {
-    try {
-      const applied = await statement(batch.map((each) => each.append));
-      for (const [i, each] of batch.entries()) each.resolve(applied[i]!);
-    } catch (error) {
-      // The database refused the statement's data (SQLSTATE class 22 or 23): each append alone,
-      // so that one room's bad append fails only its own caller.
-      if (batch.length > 1 && error instanceof pg.DatabaseError && /^2[23]/.test(error.code ?? '')) {
-        await Promise.all(batch.map((each) => send([each])));
-        return;
-      }
-      for (const each of batch) each.reject(error);
-    }
-  }
-
-  /** Which of the appends applied, in their order. */
-  async function statement(batch: readonly Append[]): Promise<boolean[]> {
-    const [only] = batch;
-    if (batch.length === 1 && only) {
-      const { rows } = await run<{ applied: number }>('bagh_append', APPEND, appendValues(only));
-      return [rows[0]?.applied === 1];
-    }
-    const kept = batch.flatMap((append) =>
-      append.kept.map((change) => ({ ...change, roomId: append.roomId })),
-    );
-    const { rows } = await run<{ id: string }>('bagh_append_batch', APPEND_BATCH, [
-      batch.map((append) => append.roomId),
-      batch.map((append) => append.expectedVersion),
-      batch.map((append) => append.version),
-      kept.map((change) => change.roomId),
-      kept.map((change) => change.version),
-      kept.map((change) => change.kind),
-      kept.map((change) => change.data),
-    ]);
-    const applied = new Set(rows.map((row) => row.id));
-    return batch.map((append) => applied.has(append.roomId));
-  }
-
-  return {
-    add(append: Append): Promise<boolean> {
-      return new Promise<boolean>((resolve, reject) => {
-        waiting.push({ append, resolve, reject });
-        sendNext();
-      });
-    },
-    /** Resolves once no append is waiting or in flight. */
-    async drained(): Promise<void> {
-      while (inFlight) await inFlight;
-    },
-  };
 }
 
 /**
