@@ -133,6 +133,37 @@ describe.each(stores)('%s storage', (_name, open) => {
     expect((await a.loadRoom(room.roomId))?.changes).toHaveLength(1);
   });
 
+  it('gives each of many rooms appending at once its own outcome; of two appends at one version, one wins', async () => {
+    const rooms = Array.from({ length: 40 }, record);
+    for (const room of rooms) await a.createRoom(room);
+    // Every fourth room already moved on: its append at version 0 is refused, the others are not.
+    const stale = rooms.filter((_, i) => i % 4 === 0);
+    for (const room of stale) await b.append(room.roomId, 0, [move(1, 'G@c3')]);
+    const twice = rooms[1]!;
+    const asked = [
+      ...rooms.map((room, i) => a.append(room.roomId, 0, [presence(1), move(2, `m${i}`)])),
+      a.append(twice.roomId, 0, [move(1, 'again')]),
+      a.append('unknown', 0, [move(1, 'x')]),
+    ];
+    const results = await Promise.all(asked);
+    rooms.forEach((room, i) => {
+      if (room === twice) return;
+      expect(results[i]).toEqual(i % 4 === 0 ? { ok: false, storedVersion: 1 } : { ok: true });
+    });
+    // The same room twice at one version: exactly one applied, the other learns the winner's version.
+    const pair = [results[1], results[rooms.length]];
+    const won = pair.findIndex((result) => result?.ok);
+    expect(won).not.toBe(-1);
+    expect(pair[1 - won]).toEqual({ ok: false, storedVersion: won === 0 ? 2 : 1 });
+    expect(results[rooms.length + 1]).toEqual({ ok: false, storedVersion: null });
+    for (const [i, room] of rooms.entries()) {
+      const loaded = await b.loadRoom(room.roomId);
+      if (i % 4 === 0) expect(loaded?.changes).toEqual([move(1, 'G@c3')]);
+      else if (room === twice && won === 1) expect(loaded?.changes).toEqual([move(1, 'again')]);
+      else expect(loaded?.changes).toEqual([move(2, `m${i}`)]);
+    }
+  });
+
   it('hands out the version and the changes after a version (changesSince), null for an unknown room', async () => {
     const room = record();
     await a.createRoom(room);
