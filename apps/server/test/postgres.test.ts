@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { openPostgresStorage, poolConfig } from '../src/storage/postgres.js';
 import { migrations } from '../src/storage/postgres-migrations.js';
 import { startServerProcess } from '../support/local-server.js';
-import { getSnapshot, perTest, playMoves } from './helpers.js';
+import { createRoom, getSnapshot, perTest, playMoves } from './helpers.js';
+import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { postgresForFile } from './multinode-helpers.js';
 
 const fixture = perTest();
@@ -73,6 +74,26 @@ describe('PostgreSQL storage', () => {
     const second = await fixture.server({ config: { DATABASE_URL: url } });
     expect((await getSnapshot(second.url, seated.roomId)).moves).toEqual(['G@c3', 'a1-b1']);
     expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('two nodes on one PostgreSQL without Redis (a rolling deploy without REDIS_URL)', () => {
+  it('judges each command on its cache, and a move the other node stored is caught up, not lost', async () => {
+    const url = await freshDatabase();
+    const a = await fixture.server({ config: { DATABASE_URL: url } });
+    const b = await fixture.server({ config: { DATABASE_URL: url } });
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, tiger] = await fixture.clients(a.url, b.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    // Neither node hears the other: each move is judged on a cache one version behind.
+    await playMoves({ roomId, goat, tiger }, BAGH_CHAL_TIGER_WIN.slice(0, 6));
+    for (const node of [a, b]) {
+      expect((await getSnapshot(node.url, roomId)).moves).toEqual(BAGH_CHAL_TIGER_WIN.slice(0, 6));
+    }
   });
 });
 

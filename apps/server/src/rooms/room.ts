@@ -593,12 +593,15 @@ export class Room {
   }
 
   /**
-   * Several nodes, and this node holds a socket of the room: it hears every change the other
-   * nodes store for the room (`feed`, sent with the room's events), so the cache is most likely
-   * current. A room without a socket here (a timer's command) reads the store first.
+   * The cache is most likely current. On PostgreSQL without Redis (no presence kept) the node is
+   * meant to be alone: no one else writes its rooms (should one, the version check still catches
+   * it). With several nodes, when this node holds a socket of the room: it hears every change the
+   * other nodes store for the room (`feed`, sent with the room's events); a room without a socket
+   * here (a timer's command) reads the store first.
    */
   #heard(): boolean {
-    if (this.#missed || this.#state.presence === null || !this.#deps.storage.currentVersion) return false;
+    if (this.#missed || !this.#deps.storage.currentVersion) return false;
+    if (this.#state.presence === null) return true;
     const here = localPresence(this.#state);
     return here.tiger + here.goat + here.spectators > 0;
   }
