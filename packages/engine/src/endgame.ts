@@ -10,6 +10,7 @@ import {
   ALL_POINTS_MASK,
   GEOMETRIES,
   type Geometry,
+  lowestPoint,
   POINT_COUNT,
   popcount,
   type SearchBoard,
@@ -34,7 +35,7 @@ function binomial(n: number, k: number): number {
 function rankOf(points: number): number {
   let rank = 0;
   let i = 1;
-  for (let p = points; p !== 0; p &= p - 1) rank += CHOOSE[31 - Math.clz32(p & -p)]![i++]!;
+  for (let p = points; p !== 0; p &= p - 1) rank += CHOOSE[lowestPoint(p)]![i++]!;
   return rank;
 }
 
@@ -157,7 +158,7 @@ export class EndgameTable {
     const { jumpCount, jumpOver, jumpLand } = this.geometry;
     const goats = ALL_POINTS_MASK & ~tigers & ~empty;
     for (let t = tigers; t !== 0; t &= t - 1) {
-      const from = 31 - Math.clz32(t & -t);
+      const from = lowestPoint(t);
       for (let i = 0; i < jumpCount[from]!; i++) {
         if (((goats >>> jumpOver[from * 8 + i]!) & (empty >>> jumpLand[from * 8 + i]!) & 1) !== 0)
           return true;
@@ -169,7 +170,7 @@ export class EndgameTable {
   private tigerSteps(tigers: number, empty: number): number {
     let steps = 0;
     for (let t = tigers; t !== 0; t &= t - 1)
-      steps += popcount(this.geometry.neighbours[31 - Math.clz32(t & -t)]! & empty);
+      steps += popcount(this.geometry.neighbours[lowestPoint(t)]! & empty);
     return steps;
   }
 
@@ -177,7 +178,7 @@ export class EndgameTable {
     const goats = ALL_POINTS_MASK & ~tigers & ~empty;
     let steps = 0;
     for (let e = empty; e !== 0; e &= e - 1)
-      steps += popcount(this.geometry.neighbours[31 - Math.clz32(e & -e)]! & goats);
+      steps += popcount(this.geometry.neighbours[lowestPoint(e)]! & goats);
     return steps;
   }
 }

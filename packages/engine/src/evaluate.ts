@@ -7,7 +7,7 @@
  * opening (games lost 6 → 1 of 48). Features measured and dropped (no gain): tiger room, sealed
  * empty space, fork points, empty points a goat cannot enter (see issue 7's notes).
  */
-import { ALL_POINTS_MASK, POINT_COUNT, popcount, type SearchBoard } from '@bagh/rules';
+import { ALL_POINTS_MASK, lowestPoint, POINT_COUNT, popcount, type SearchBoard } from '@bagh/rules';
 
 export interface Weights {
   readonly capture: number;
@@ -93,7 +93,7 @@ export function scanCaptures(board: SearchBoard): Readonly<CaptureScan> {
   let threatened = 0;
   let landings = 0;
   for (let tg = board.tigers; tg !== 0; tg &= tg - 1) {
-    const from = 31 - Math.clz32(tg & -tg);
+    const from = lowestPoint(tg);
     for (let i = 0; i < jumpCount[from]!; i++) {
       const over = jumpOver[from * 8 + i]!;
       const land = jumpLand[from * 8 + i]!;
@@ -129,7 +129,7 @@ function exposedGoats(board: SearchBoard): number {
   const empty = board.emptyMask;
   let open = 0;
   for (let from = ~board.goatMask & ALL_POINTS_MASK; from !== 0; from &= from - 1) {
-    const p = 31 - Math.clz32(from & -from);
+    const p = lowestPoint(from);
     for (let i = 0; i < jumpCount[p]!; i++) {
       const over = jumpOver[p * 8 + i]!;
       if (((board.goatMask >>> over) & (empty >>> jumpLand[p * 8 + i]!) & 1) !== 0) open |= 1 << over;
@@ -152,12 +152,12 @@ export function lockedIn(board: SearchBoard, threatened: number): number {
   const { neighbours } = board.geometry;
   const empty = board.emptyMask;
   let room = 0;
-  for (let tg = board.tigers; tg !== 0; tg &= tg - 1) room |= neighbours[31 - Math.clz32(tg & -tg)]! & empty;
+  for (let tg = board.tigers; tg !== 0; tg &= tg - 1) room |= neighbours[lowestPoint(tg)]! & empty;
   const free = popcount(room);
   if (free >= LOCKED_ROOM) return 0;
   // The goats need a move of their own that stays clear of the tigers' room.
   for (let e = empty & ~room; e !== 0; e &= e - 1)
-    if ((neighbours[31 - Math.clz32(e & -e)]! & board.goatMask) !== 0) return LOCKED_ROOM - free;
+    if ((neighbours[lowestPoint(e)]! & board.goatMask) !== 0) return LOCKED_ROOM - free;
   return 0;
 }
 
@@ -168,9 +168,9 @@ export const SPARE_SAFE_MOVES = 3;
 function jumpOpen(tigers: number, goats: number, empty: number, geometry: Geometry): boolean {
   const { jumpOverBetween } = geometry;
   for (let e = empty; e !== 0; e &= e - 1) {
-    const land = 31 - Math.clz32(e & -e);
+    const land = lowestPoint(e);
     for (let tg = tigers; tg !== 0; tg &= tg - 1) {
-      const over = jumpOverBetween[(31 - Math.clz32(tg & -tg)) * POINT_COUNT + land]!;
+      const over = jumpOverBetween[lowestPoint(tg) * POINT_COUNT + land]!;
       if (over >= 0 && ((goats >>> over) & 1) !== 0) return true;
     }
   }
@@ -188,9 +188,9 @@ function safeGoatSteps(
   const { neighbours } = geometry;
   let safe = 0;
   for (let e = empty; e !== 0; e &= e - 1) {
-    const to = 31 - Math.clz32(e & -e);
+    const to = lowestPoint(e);
     for (let g = neighbours[to]! & goatMask; g !== 0; g &= g - 1) {
-      const from = 31 - Math.clz32(g & -g);
+      const from = lowestPoint(g);
       const goats = (goatMask & ~(1 << from)) | (1 << to);
       if (!jumpOpen(tigers, goats, (empty & ~(1 << to)) | (1 << from), geometry) && ++safe >= enough)
         return safe;
@@ -215,9 +215,9 @@ export function goatsCramped(board: SearchBoard): number {
     return SPARE_SAFE_MOVES - safeGoatSteps(board.tigers, goatMask, empty, geometry, SPARE_SAFE_MOVES);
   let fewest = SPARE_SAFE_MOVES;
   for (let tg = board.tigers; tg !== 0 && fewest > 0; tg &= tg - 1) {
-    const from = 31 - Math.clz32(tg & -tg);
+    const from = lowestPoint(tg);
     for (let step = geometry.neighbours[from]! & empty; step !== 0 && fewest > 0; step &= step - 1) {
-      const to = 31 - Math.clz32(step & -step);
+      const to = lowestPoint(step);
       const tigers = (board.tigers & ~(1 << from)) | (1 << to);
       const left = (empty & ~(1 << to)) | (1 << from);
       fewest = Math.min(fewest, safeGoatSteps(tigers, goatMask, left, geometry, fewest));
@@ -233,7 +233,7 @@ export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT
   let trapped = 0;
   let threatened = 0;
   for (let tg = board.tigers; tg !== 0; tg &= tg - 1) {
-    const from = 31 - Math.clz32(tg & -tg);
+    const from = lowestPoint(tg);
     let moves = popcount(neighbours[from]! & empty);
     for (let i = 0; i < jumpCount[from]!; i++) {
       const over = jumpOver[from * 8 + i]!;

@@ -3,7 +3,14 @@
  * incrementally updated hash. Public code reaches it only through `game.ts`, which keeps positions
  * immutable; everything here that mutates says so by being a method of this class.
  */
-import { ALL_POINTS_MASK, GEOMETRIES, type Geometry, POINT_COUNT, popcount } from './geometry.js';
+import {
+  ALL_POINTS_MASK,
+  GEOMETRIES,
+  type Geometry,
+  lowestPoint,
+  POINT_COUNT,
+  popcount,
+} from './geometry.js';
 import { GOAT_KEYS, GOAT_TO_MOVE_KEY, handKey, MAX_STACK, TIGER_KEYS } from './hash.js';
 import type { Move, Options, Position, Variant } from './types.js';
 import { emptyGoats, VARIANT_RULES, type VariantRules } from './variants.js';
@@ -272,22 +279,22 @@ export class Board {
     let n = start;
     if (this.goatToMove) {
       if (this.goatsInHand > 0) {
-        for (let e = empty; e !== 0; e &= e - 1) out[n++] = packMove(PLACE, 0, 31 - Math.clz32(e & -e), 0);
+        for (let e = empty; e !== 0; e &= e - 1) out[n++] = packMove(PLACE, 0, lowestPoint(e), 0);
         return n - start;
       }
       for (let g = this.goatMask; g !== 0; g &= g - 1) {
-        const from = 31 - Math.clz32(g & -g);
+        const from = lowestPoint(g);
         for (let t = neighbours[from]! & empty; t !== 0; t &= t - 1) {
-          out[n++] = packMove(STEP, from, 31 - Math.clz32(t & -t), 0);
+          out[n++] = packMove(STEP, from, lowestPoint(t), 0);
         }
       }
       return n - start;
     }
     const { jumpCount, jumpOver, jumpLand } = this.geometry;
     for (let tg = this.tigers; tg !== 0; tg &= tg - 1) {
-      const from = 31 - Math.clz32(tg & -tg);
+      const from = lowestPoint(tg);
       for (let t = neighbours[from]! & empty; t !== 0; t &= t - 1) {
-        out[n++] = packMove(STEP, from, 31 - Math.clz32(t & -t), 0);
+        out[n++] = packMove(STEP, from, lowestPoint(t), 0);
       }
       const jumps = jumpCount[from]!;
       for (let i = 0; i < jumps; i++) {
@@ -307,13 +314,12 @@ export class Board {
     let n = 0;
     if (this.goatToMove) {
       if (this.goatsInHand > 0) return popcount(empty);
-      for (let g = this.goatMask; g !== 0; g &= g - 1)
-        n += popcount(neighbours[31 - Math.clz32(g & -g)]! & empty);
+      for (let g = this.goatMask; g !== 0; g &= g - 1) n += popcount(neighbours[lowestPoint(g)]! & empty);
       return n;
     }
     const { jumpCount, jumpOver, jumpLand } = this.geometry;
     for (let tg = this.tigers; tg !== 0; tg &= tg - 1) {
-      const from = 31 - Math.clz32(tg & -tg);
+      const from = lowestPoint(tg);
       n += popcount(neighbours[from]! & empty);
       const jumps = jumpCount[from]!;
       for (let i = 0; i < jumps; i++) {

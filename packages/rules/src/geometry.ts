@@ -94,9 +94,12 @@ export function popcount(mask: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
+/** The lowest point of a non-empty mask. */
+export const lowestPoint = (mask: number): Point => 31 - Math.clz32(mask & -mask);
+
 /** The points of a mask, lowest first. */
 export function pointsOf(mask: number): Point[] {
   const points: Point[] = [];
-  for (let m = mask; m !== 0; m &= m - 1) points.push(31 - Math.clz32(m & -m));
+  for (let m = mask; m !== 0; m &= m - 1) points.push(lowestPoint(m));
   return points;
 }

@@ -20,6 +20,7 @@ export {
   GEOMETRIES,
   type Geometry,
   hasDiagonals,
+  lowestPoint,
   makePoint,
   POINT_COUNT,
   parsePoint,
