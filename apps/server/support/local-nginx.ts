@@ -3,13 +3,12 @@
  * its upstream servers replaced by the test's nodes and its port by a free loopback one, so a test
  * checks the routing the deployment ships (not a copy of it).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort, stopProcess } from './local-redis.js';
+import { answersWithin, freePort, stopProcess } from './local-redis.js';
 
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 
@@ -98,22 +97,10 @@ export async function startLocalNginx(nodes: readonly string[]): Promise<LocalNg
     await stopProcess(child, 'SIGQUIT');
     rmSync(dir, { recursive: true, force: true });
   };
-  if (!(await answers(`${url}/nginx-health`, child, 10_000))) {
+  if (!(await answersWithin(child, 10_000, async () => (await fetch(`${url}/nginx-health`)).ok))) {
     const log = existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '';
     await stop();
     throw new Error(`nginx did not start on port ${port}:\n${output}${log}`);
   }
   return { url, stop };
-}
-
-async function answers(url: string, child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && child.exitCode === null) {
-    try {
-      if ((await fetch(url)).ok) return true;
-    } catch {
-      await sleep(50);
-    }
-  }
-  return false;
 }

@@ -8,14 +8,13 @@
  * small shared_buffers. A commit still waits for its WAL write (synchronous_commit stays on), so
  * a killed postgres process loses nothing acknowledged; only an OS crash could.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { freePort, stopProcess } from './local-redis.js';
+import { answersWithin, freePort, stopProcess } from './local-redis.js';
 
 export interface LocalPostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres (trust authentication on loopback). */
@@ -114,7 +113,7 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    if (await accepts(url, child, 15_000)) {
+    if (await answersWithin(child, 15_000, () => accepts(url))) {
       const pid = child.pid!;
       return {
         url,
@@ -169,22 +168,17 @@ function template(bin: string, asUser: { uid?: number; gid?: number }): string {
   }
 }
 
-async function accepts(url: string, child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && child.exitCode === null) {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 500 });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      await client.end();
-      return true;
-    } catch {
-      await client.end().catch(() => {});
-      await sleep(50);
-    }
+/** Whether PostgreSQL at `url` answers a query. */
+async function accepts(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 500 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } finally {
+    await client.end().catch(() => {});
   }
-  return false;
 }
 
 /** The pids whose parent is `pid` (Linux /proc): the postmaster's backends and workers. */

@@ -81,7 +81,7 @@ export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<
       output += chunk.toString();
     });
     const url = `redis://127.0.0.1:${port}`;
-    if (await answers(url, child, 5000)) {
+    if (await answersWithin(child, 5000, () => pings(url))) {
       return { url, port, pid: child.pid!, stop: () => stopProcess(child) };
     }
     await stopProcess(child);
@@ -90,20 +90,34 @@ export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<
   }
 }
 
-async function answers(url: string, child: ChildProcess, timeoutMs: number): Promise<boolean> {
+/**
+ * Polls `check` (a failure counts as no) every 50 ms until it says yes, `child` exits or
+ * `timeoutMs` passes: whether the server came up.
+ */
+export async function answersWithin(
+  child: ChildProcess,
+  timeoutMs: number,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && child.exitCode === null) {
-    const client = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 500 } });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      await client.ping();
-      await client.close();
-      return true;
-    } catch {
-      if (client.isOpen) client.destroy();
-      await sleep(50);
-    }
+    if (await check().catch(() => false)) return true;
+    await sleep(50);
   }
   return false;
+}
+
+/** Whether redis-server at `url` answers PING. */
+async function pings(url: string): Promise<boolean> {
+  const client = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 500 } });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.ping();
+    await client.close();
+    return true;
+  } catch (error) {
+    if (client.isOpen) client.destroy();
+    throw error;
+  }
 }

@@ -9,11 +9,18 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ImportRecordReply } from '@bagh/protocol';
-import { gameFromMoves, makeRecord } from '@bagh/rules';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, clickMove, createRoom, pageOpener, shownMove, takeSeat, useHarness } from './harness.js';
+import {
+  ARTIFACTS,
+  clickMove,
+  createRoom,
+  importGame,
+  pageOpener,
+  shownMove,
+  takeSeat,
+  useHarness,
+} from './harness.js';
 
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -32,14 +39,7 @@ describe('web e2e: issue 19 findings (Chromium)', () => {
   it('replay buttons draw SVG icons, under translated names', { timeout: 90_000 }, async () => {
     const { base, browser } = harness();
     const { open, errors } = pageOpener(browser);
-    const game = gameFromMoves({ variant: 'bagh-chal', moves: ['G@c3', 'a1-b1', 'G@d3'] });
-    if (!game.ok) throw new Error(game.error.message);
-    const response = await fetch(`${base}/api/records`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ record: makeRecord(game.value) }),
-    });
-    const { roomId } = (await response.json()) as ImportRecordReply;
+    const roomId = await importGame(base, ['G@c3', 'a1-b1', 'G@d3']);
     const page = await open('replay', DESKTOP);
     await page.goto(`${base}/r/${roomId}`);
     await page.locator('[data-replay="3"]').waitFor();

@@ -7,10 +7,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGame, type Game, legalMoves, makeRecord, play } from '@bagh/rules';
+import { createGame, type Game, legalMoves, play } from '@bagh/rules';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, clickMove, createRoom, pageOpener, takeSeat, useHarness } from './harness.js';
+import { ARTIFACTS, clickMove, createRoom, importGame, pageOpener, takeSeat, useHarness } from './harness.js';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -159,15 +159,7 @@ describe('web e2e: a room that explains itself (Chromium)', () => {
     const { open, errors } = pageOpener(browser);
     const page = await open('analysis', DESKTOP);
     const game = finishedGame();
-    await page.goto(`${base}/`);
-    const roomId = await page.evaluate(async (record) => {
-      const res = await fetch('/api/records', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ record }),
-      });
-      return ((await res.json()) as { roomId: string }).roomId;
-    }, makeRecord(game));
+    const roomId = await importGame(base, game);
     await page.goto(`${base}/r/${roomId}`);
     // A finished game offers no seat.
     expect(await page.locator('[data-spectator="over"] p').textContent()).toBe('You are watching.');

@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ImportRecordReply } from '@bagh/protocol';
+import { type Game, gameFromMoves, makeRecord } from '@bagh/rules';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -194,6 +196,22 @@ export async function createRoom(
   await page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
   await page.locator(`[data-seat="${side}"] .you`).waitFor();
   return page.getByLabel('Room link').inputValue();
+}
+
+/** Imports `game` (or Bagh Chal after `moves`) as a record (`POST /api/records`): its room's id. */
+export async function importGame(base: string, game: Game | readonly string[]): Promise<string> {
+  const played =
+    'variant' in game
+      ? { ok: true as const, value: game }
+      : gameFromMoves({ variant: 'bagh-chal', moves: game });
+  if (!played.ok) throw new Error(played.error.message);
+  const response = await fetch(`${base}/api/records`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ record: makeRecord(played.value) }),
+  });
+  if (!response.ok) throw new Error(`import: HTTP ${response.status} ${await response.text()}`);
+  return ((await response.json()) as ImportRecordReply).roomId;
 }
 
 /** Opens the room at `url` and takes the free `side` seat with its one button. */

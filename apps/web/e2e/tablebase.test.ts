@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Tablebase } from '@bagh/engine/tablebase';
-import { type ImportRecordReply, TablebaseReply } from '@bagh/protocol';
-import { gameFromMoves, makePosition, makeRecord } from '@bagh/rules';
+import { TablebaseReply } from '@bagh/protocol';
+import { gameFromMoves, makePosition } from '@bagh/rules';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, pageOpener, ROOT, startHarness } from './harness.js';
+import { type Harness, importGame, pageOpener, ROOT, startHarness } from './harness.js';
 
 /** 20 goats placed with no capture, then two slides: plies 39–41 are in the reduced table. */
 const MOVES = [
@@ -98,14 +98,7 @@ describe('web e2e: the tablebase in the analysis panel (Chromium)', () => {
     if (!harness) throw new Error('the harness did not start');
     const { base, browser } = harness;
     await tableReady(base);
-    const game = gameFromMoves({ variant: 'bagh-chal', moves: MOVES });
-    if (!game.ok) throw new Error(game.error.message);
-    const response = await fetch(`${base}/api/records`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ record: makeRecord(game.value) }),
-    });
-    const { roomId } = (await response.json()) as ImportRecordReply;
+    const roomId = await importGame(base, MOVES);
 
     const { open, errors } = pageOpener(browser);
     const page = await open('replay');
