@@ -11,7 +11,15 @@ import {
   type RoomEvent,
   Side as SideSchema,
 } from '@bagh/protocol';
-import { makeMove, makePosition, playMoveText, type Side, stopClockWith, withMoverTime } from '@bagh/rules';
+import {
+  type Game,
+  makeMove,
+  makePosition,
+  playMoveText,
+  type Side,
+  stopClockWith,
+  withMoverTime,
+} from '@bagh/rules';
 import { z } from 'zod';
 import type { RoomRecord, StoredChange } from '../storage/types.js';
 import { PresenceData, presenceDataOf, withPresenceData } from './presence.js';
@@ -138,9 +146,26 @@ export function applyChange(state: RoomState, change: RoomChange, version: numbe
   }
 }
 
+/**
+ * A move change the reducer judged, with the game it was played from and the game after it:
+ * applying the change reuses that game instead of playing the move again (playing it twice from
+ * one game also rebuilt the game's repetition history from the first move, every move).
+ */
+const judgedGames = new WeakMap<ChangeOf<'move'>, { readonly from: Game; readonly to: Game }>();
+
+/** A move change judged legal in `from`, leading to `to`. */
+export function judgedMove(change: ChangeOf<'move'>, from: Game, to: Game): ChangeOf<'move'> {
+  judgedGames.set(change, { from, to });
+  return change;
+}
+
 function withMove(state: RoomState, change: ChangeOf<'move'>, version: number): RoomState {
   const side = state.game.position.toMove;
-  const played = playMoveText(state.game, change.move);
+  const judged = judgedGames.get(change);
+  const played =
+    judged?.from === state.game
+      ? { ok: true as const, value: judged.to }
+      : playMoveText(state.game, change.move);
   if (!played.ok)
     throw new Error(`room ${state.roomId}: move ${change.move} at v${version}: ${played.error.message}`);
   const game = played.value;

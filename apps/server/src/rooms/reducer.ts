@@ -22,7 +22,14 @@ import {
   stopClock,
   timeout,
 } from '@bagh/rules';
-import { applyChange, eventOf, presenceChangeOf, type RoomChange, type VersionedChange } from './changes.js';
+import {
+  applyChange,
+  eventOf,
+  judgedMove,
+  presenceChangeOf,
+  type RoomChange,
+  type VersionedChange,
+} from './changes.js';
 import {
   abandonOf,
   presenceDataOf,
@@ -388,11 +395,8 @@ function playFor(state: RoomState, side: Side, text: string): Judgement {
   if (!legal.ok) return fail('ILLEGAL_MOVE', legal.error.message);
   const canonical = makeMove(parsed.value);
   const { clock } = state;
-  if (!clock) return changed(state, { kind: 'move', move: canonical });
-  return changed(state, {
-    kind: 'move',
-    move: canonical,
-    at: state.at,
-    ms: moverTimeAfterMove(clock, side, state.at),
-  });
+  const change = clock
+    ? { kind: 'move' as const, move: canonical, at: state.at, ms: moverTimeAfterMove(clock, side, state.at) }
+    : { kind: 'move' as const, move: canonical };
+  return changed(state, judgedMove(change, state.game, legal.value));
 }
