@@ -109,9 +109,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await store.close();
     throw error;
   }
+  // SQLite (opened here without DATABASE_URL) answers within the call: its calls take no timer.
+  const storeTimeoutMs =
+    options.storeTimeoutMs ?? (options.storage || config.DATABASE_URL ? undefined : false);
   const storage = guardStorage(store, {
     log: log.child({ store: true }),
-    ...(options.storeTimeoutMs !== undefined ? { timeoutMs: options.storeTimeoutMs } : {}),
+    ...(storeTimeoutMs !== undefined ? { timeoutMs: storeTimeoutMs } : {}),
   });
   const maxMessageBytes = options.maxMessageBytes ?? 16 * 1024;
 

@@ -16,8 +16,12 @@ export class StoreUnavailableError extends Error {
 
 export interface GuardOptions {
   readonly log: Logger;
-  /** The longest a store call may take before it counts as failed (default 1000 ms). */
-  readonly timeoutMs?: number;
+  /**
+   * The longest a store call may take before it counts as failed (default 1000 ms); false for a
+   * store that answers within the call on this thread (SQLite): no timer could fire before it
+   * returns, and arming one per call costs every move.
+   */
+  readonly timeoutMs?: number | false;
   /** How long calls fail at once after the store failed, before a trial call (default 1000 ms). */
   readonly retryAfterMs?: number;
 }
