@@ -20,6 +20,8 @@ import { childrenOf } from '../support/local-postgres.js';
 export type Target = 'bagh' | 'relay';
 export interface Stats {
   readonly cpuMicros: number;
+  /** The part of cpuMicros spent in the kernel (system time). */
+  readonly systemMicros: number;
   readonly rss: number;
 }
 type ChildMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & Stats);
@@ -99,7 +101,12 @@ async function serve(target: Target, redisUrl?: string, databaseUrl?: string): P
   process.on('message', (message: { type: string }) => {
     if (message.type === 'stats') {
       const cpu = process.cpuUsage();
-      send({ type: 'stats', cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss });
+      send({
+        type: 'stats',
+        cpuMicros: cpu.user + cpu.system,
+        systemMicros: cpu.system,
+        rss: process.memoryUsage().rss,
+      });
       void profiler?.();
     } else if (message.type === 'stop') {
       void stop().finally(() => process.exit(0));
@@ -439,6 +446,8 @@ export interface Result {
   readonly moves: number;
   readonly seconds: number;
   readonly cpuMicrosPerMove: number;
+  /** The part of cpuMicrosPerMove spent in the kernel. */
+  readonly systemMicrosPerMove: number;
   readonly p50: number;
   readonly p99: number;
   readonly rssPerConnection: number;
@@ -463,18 +472,27 @@ export interface RunSetup {
 export async function measureRun(setup: RunSetup): Promise<Result> {
   const sum = (stats: Stats[]) => ({
     cpuMicros: stats.reduce((s, x) => s + x.cpuMicros, 0),
+    systemMicros: stats.reduce((s, x) => s + x.systemMicros, 0),
     rss: stats.reduce((s, x) => s + x.rss, 0),
   });
   const sample = async () => sum(await Promise.all(setup.servers.map((s) => s.stats())));
   const idle = await sample();
   const load = await setup.load();
   const measure = newMeasure();
+  let running = true;
+  load.start(measure, () => running);
+  // BENCH_WARMUP=<s>: play unmeasured first, so each server's JIT compiles the moves' code before
+  // the count starts (once per process: several nodes pay it several times).
+  const warmup = setting('warmup', 'BENCH_WARMUP', 0, true);
+  if (warmup > 0) {
+    await sleep(warmup * 1000);
+    Object.assign(measure, newMeasure(), { latencies: measure.latencies });
+    measure.latencies.length = 0;
+  }
   const before = await sample();
   const helpers = Object.entries(setup.helpers ?? {});
   const helpersBefore = helpers.map(([, cpu]) => cpu());
   const started = performance.now();
-  let running = true;
-  load.start(measure, () => running);
   // Long runs (a soak) print the servers' RSS every minute: memory must stay flat.
   for (let left = setup.seconds; left > 0; left -= 60) {
     await sleep(Math.min(left, 60) * 1000);
@@ -498,6 +516,7 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
     moves: measure.moves,
     seconds: elapsed,
     cpuMicrosPerMove: (after.cpuMicros - before.cpuMicros) / moves,
+    systemMicrosPerMove: (after.systemMicros - before.systemMicros) / moves,
     p50: quantile(0.5),
     p99: quantile(0.99),
     rssPerConnection: (after.rss - idle.rss) / (setup.rooms * 3),
@@ -512,7 +531,7 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
 export function report(r: Result, width = 6): void {
   out(
     `${r.label.padEnd(width)} ${(r.moves / r.seconds).toFixed(0).padStart(8)} moves/s  ` +
-      `${r.cpuMicrosPerMove.toFixed(1).padStart(7)} µs CPU/move  ` +
+      `${r.cpuMicrosPerMove.toFixed(1).padStart(7)} µs CPU/move (${r.systemMicrosPerMove.toFixed(0)} system)  ` +
       `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ` +
       `${(r.rssPerConnection / 1024).toFixed(1)} KiB RSS/connection  ` +
       `(${r.moves} moves, ${r.games} games finished, ${r.errors} errors` +
