@@ -1,16 +1,15 @@
 /**
  * The PostgreSQL store alone (no sockets, no rooms' logic): appends of one move each to 1,000 rooms
- * at a fixed rate, through the store's client (`pg`, PostgresStorage) against the same statement
- * through `postgres` (postgres.js), alternating in back-to-back pairs. Prints this process's CPU
- * per append (the node's side: the client, its socket writes and reads, the pacing) and postgres's
- * (postmaster and backends), beside `none` (the pacing alone: an append that does nothing).
+ * at a fixed rate through PostgresStorage, alternating with `none` (the pacing alone: an append
+ * that does nothing) in back-to-back rounds. Prints this process's CPU per append (the node's side:
+ * the client, its socket writes and reads, the pacing) and postgres's (postmaster and backends).
+ * A variant to compare (another client, another statement) goes beside `pg` in `clients`.
  *
  *   BENCH_STORE_RATE=200 BENCH_STORE_SECONDS=10 BENCH_STORE_PAIRS=3 nice -n 10 \
  *     node apps/server/dist-bench/bench/store-bench.js
  */
 import { loadavg } from 'node:os';
-import postgres from 'postgres';
-import { APPEND, openPostgresStorage } from '#server/storage/postgres.js';
+import { openPostgresStorage } from '#server/storage/postgres.js';
 import type { StoredChange } from '#server/storage/types.js';
 import { startLocalPostgres } from '../support/local-postgres.js';
 import { out, processTreeCpuMicros, setting, sleep } from './shared.js';
@@ -80,11 +79,6 @@ async function main(): Promise<void> {
   const pairs = setting('pairs', 'BENCH_STORE_PAIRS', 3);
   const local = await startLocalPostgres();
   const storage = await openPostgresStorage(local.url);
-  const sql = postgres(local.url, {
-    max: 10,
-    onnotice: () => {},
-    connection: { application_name: 'bagh-bench', synchronous_commit: 'on' },
-  });
   try {
     const versions = Array.from({ length: ROOMS }, () => 0);
     for (let i = 0; i < ROOMS; i++) {
@@ -98,22 +92,6 @@ async function main(): Promise<void> {
     }
     const clients: Record<string, Append> = {
       pg: async (roomId, expected, changes) => (await storage.append(roomId, expected, changes)).ok,
-      'postgres.js': async (roomId, expected, changes) => {
-        const last = changes[changes.length - 1]!;
-        const rows = await sql.unsafe<{ applied: number }[]>(
-          APPEND,
-          [
-            roomId,
-            expected,
-            last.version,
-            changes.map((c) => c.version),
-            changes.map((c) => c.kind),
-            changes.map((c) => JSON.stringify(c.data)),
-          ],
-          { prepare: true },
-        );
-        return rows[0]?.applied === 1;
-      },
       none: () => new Promise((resolve) => setImmediate(() => resolve(null))),
     };
     // Warm-up: each client's connections open and its statement is prepared.
@@ -134,7 +112,6 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await sql.end();
     await storage.close();
     await local.stop();
   }

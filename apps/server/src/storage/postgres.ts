@@ -82,7 +82,7 @@ WITH bumped AS (
 )${also}
 SELECT count(*)::int AS applied FROM bumped`;
 
-export const APPEND = appendSql((n) => `$${n}`);
+const APPEND = appendSql((n) => `$${n}`);
 
 // Typed: in INSERT … SELECT a parameter takes no type from its column.
 const GAME_VALUES =
