@@ -146,7 +146,12 @@ export class ServerProcess {
       ...(options.redisUrl ? [`--redis=${options.redisUrl}`] : []),
       ...(options.databaseUrl ? [`--database=${options.databaseUrl}`] : []),
     ];
-    this.#child = fork(process.argv[1]!, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // BENCH_SERVER_FLAGS: node/V8 flags for the servers only (e.g. GC settings to compare).
+    const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+    this.#child = fork(process.argv[1]!, args, {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [...process.execArgv, ...flags],
+    });
     this.#child.on('message', (message: ChildMessage) => this.#waiting.shift()?.(message));
   }
   #next(): Promise<ChildMessage> {
@@ -207,9 +212,16 @@ export interface Measure {
   moves: number;
   latencies: number[];
   errors: number;
+  /** The errors by the code the server answered (or what failed on the client's side). */
+  errorCodes: Record<string, number>;
   games: number;
 }
-export const newMeasure = (): Measure => ({ moves: 0, latencies: [], errors: 0, games: 0 });
+export const newMeasure = (): Measure => ({ moves: 0, latencies: [], errors: 0, errorCodes: {}, games: 0 });
+
+function countError(measure: Measure, code: string): void {
+  measure.errors++;
+  measure.errorCodes[code] = (measure.errorCodes[code] ?? 0) + 1;
+}
 
 export interface Load {
   /** Starts play; moves are counted into `measure` from then on. */
@@ -300,8 +312,8 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
   }
   let measure = newMeasure();
   let running = () => false;
-  const ack = (reply: { ok: boolean }) => {
-    if (!reply.ok) measure.errors++;
+  const ack = (reply: { ok: boolean; error?: { code: string } }) => {
+    if (!reply.ok) countError(measure, reply.error?.code ?? 'unknown');
   };
 
   const next = (slot: Slot) => paced(options.ratePerRoom, slot.sentAt, () => move(slot));
@@ -376,7 +388,7 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
             () => next(slot),
             // A new game cut short by the end of the run is not an error.
             () => {
-              if (running()) measure.errors++;
+              if (running()) countError(measure, 'new game');
             },
           );
         }
@@ -416,7 +428,7 @@ export async function relayLoad(url: string, rooms: number, options: LoadOptions
       if (!running()) return;
       slot.sentAt = performance.now();
       sockets[slot.ply % 2]!.emit('move', { room, ply: slot.ply, state: STATE }, (reply: { ok: boolean }) => {
-        if (!reply.ok) measure.errors++;
+        if (!reply.ok) countError(measure, 'relay');
       });
     };
     sockets[2]!.on('state', () => {
@@ -452,6 +464,7 @@ export interface Result {
   readonly p99: number;
   readonly rssPerConnection: number;
   readonly errors: number;
+  readonly errorCodes: Readonly<Record<string, number>>;
   readonly games: number;
   /** CPU µs per move of each helper process not counted above (redis-server, postgres). */
   readonly helperCpuMicrosPerMove: Readonly<Record<string, number>>;
@@ -521,6 +534,7 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
     p99: quantile(0.99),
     rssPerConnection: (after.rss - idle.rss) / (setup.rooms * 3),
     errors: measure.errors,
+    errorCodes: measure.errorCodes,
     games: measure.games,
     helperCpuMicrosPerMove: Object.fromEntries(
       helpers.map(([name], i) => [name, (helpersAfter[i]! - helpersBefore[i]!) / moves]),
@@ -535,6 +549,7 @@ export function report(r: Result, width = 6): void {
       `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ` +
       `${(r.rssPerConnection / 1024).toFixed(1)} KiB RSS/connection  ` +
       `(${r.moves} moves, ${r.games} games finished, ${r.errors} errors` +
+      (r.errors > 0 ? ` ${JSON.stringify(r.errorCodes)}` : '') +
       Object.entries(r.helperCpuMicrosPerMove)
         .map(([name, micros]) => `; + ${name} ${micros.toFixed(1)} µs/move`)
         .join('') +
