@@ -204,13 +204,30 @@ function trimDependency(
 /**
  * engine.io-client's table of default transports names WebTransport too, so it ships although
  * src/lib/net/connection.svelte.ts asks for `['websocket', 'polling']` only: the table without it
- * (the transports named behave the same; ~0.4 KB gz less on a room's first load).
+ * (the transports named behave the same; ~0.4 KB gz less on a room's first load). Its polling is
+ * engine.io-client's fetch() transport, not the XMLHttpRequest one (~1 KB gz less): the same
+ * protocol, and the page's requests are same-origin, so fetch's credentials mode changes nothing.
  */
 const withoutWebTransport = () =>
   trimDependency('without-webtransport', '/engine.io-client/build/esm/transports/index.js', [
     [/^import \{ WT \} from .*$/m, ''],
     ['webtransport: WT,', ''],
+    [/^import \{ XHR \} from .*$/m, 'import { Fetch as XHR } from "./polling-fetch.js";'],
   ]);
+
+/**
+ * The XMLHttpRequest transport, no longer in the table above, still ships for its top-level
+ * unload listener (it aborts its own requests, of which there are now none): it is marked free of
+ * side effects, so only an import of XHR itself would keep it.
+ */
+const withoutXhrPolling = (): Plugin => ({
+  name: 'bagh:without-xhr-polling',
+  transform(code, id) {
+    if (!id.replaceAll('\\', '/').endsWith('/engine.io-client/build/esm/transports/polling-xhr.js'))
+      return null;
+    return { code, map: null, moduleSideEffects: false };
+  },
+});
 
 /**
  * socket.io-parser looks through every packet for binary data (ArrayBuffer, Blob) to send it as
@@ -236,6 +253,7 @@ export default defineConfig({
     splitLocales(),
     inlineMessages(),
     withoutWebTransport(),
+    withoutXhrPolling(),
     withoutSocketBinary(),
     howToPlayPages(),
     svelte(),

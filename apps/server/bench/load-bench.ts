@@ -8,10 +8,10 @@
  *   - N nodes:  N Bagh servers (each its own process) sharing a PostgreSQL (the rooms) and a
  *               redis-server (the Socket.IO adapter); room i's goat on node i, its tiger and
  *               spectator on node i+1 (mod N), so every move crosses two nodes,
- * printing moves/s, cluster CPU µs per move (the node processes summed; redis-server's and
- * postgres's — postmaster and backends — each beside it), p50/p99 move→broadcast latency and RSS
- * per connection, then the ratios against the relay and against half the nodes, and the issue-17
- * goals judged on this run twice: as the issue states them (N nodes against one node on SQLite)
+ * printing moves/s, cluster CPU µs per move (the node processes summed, their kernel time beside
+ * it; redis-server's and postgres's — postmaster and backends — too), p50/p99 move→broadcast
+ * latency, RSS per connection and the errors by code, then the ratios against the relay and
+ * against half the nodes, and the issue-17 goals judged on this run twice: as the issue states them (N nodes against one node on SQLite)
  * and the scale-out alone (N nodes against one node on PostgreSQL). Then the human-pace case:
  * many rooms, one move per 5 s per room, reporting p99. Then the restart under load: one node stopped with SIGTERM and started again
  * while its rooms play (see restart-load.ts). Bounded in count and time; stops by itself.
@@ -25,6 +25,7 @@
  *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
  *   BENCH_HUMAN_NODES=1,2                                     their node counts (1: both stores)
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
+ *   BENCH_WARMUP=10                                           seconds of unmeasured play first (JIT)
  *   REDIS_SERVER=/usr/bin/redis-server, PG_BIN=/usr/lib/postgresql/15/bin   started on free loopback ports
  * e.g. a quick look: BENCH_ROOMS=200 BENCH_SECONDS=5 BENCH_HUMAN_ROOMS=0 BENCH_RESTART_ROOMS=0 pnpm bench:load
  */

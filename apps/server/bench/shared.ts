@@ -20,6 +20,8 @@ import { childrenOf } from '../support/local-postgres.js';
 export type Target = 'bagh' | 'relay';
 export interface Stats {
   readonly cpuMicros: number;
+  /** The part of cpuMicros spent in the kernel (system time). */
+  readonly systemMicros: number;
   readonly rss: number;
 }
 type ChildMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & Stats);
@@ -99,7 +101,12 @@ async function serve(target: Target, redisUrl?: string, databaseUrl?: string): P
   process.on('message', (message: { type: string }) => {
     if (message.type === 'stats') {
       const cpu = process.cpuUsage();
-      send({ type: 'stats', cpuMicros: cpu.user + cpu.system, rss: process.memoryUsage().rss });
+      send({
+        type: 'stats',
+        cpuMicros: cpu.user + cpu.system,
+        systemMicros: cpu.system,
+        rss: process.memoryUsage().rss,
+      });
       void profiler?.();
     } else if (message.type === 'stop') {
       void stop().finally(() => process.exit(0));
@@ -139,7 +146,12 @@ export class ServerProcess {
       ...(options.redisUrl ? [`--redis=${options.redisUrl}`] : []),
       ...(options.databaseUrl ? [`--database=${options.databaseUrl}`] : []),
     ];
-    this.#child = fork(process.argv[1]!, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // BENCH_SERVER_FLAGS: node/V8 flags for the servers only (e.g. GC settings to compare).
+    const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+    this.#child = fork(process.argv[1]!, args, {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [...process.execArgv, ...flags],
+    });
     this.#child.on('message', (message: ChildMessage) => this.#waiting.shift()?.(message));
   }
   #next(): Promise<ChildMessage> {
@@ -200,9 +212,16 @@ export interface Measure {
   moves: number;
   latencies: number[];
   errors: number;
+  /** The errors by the code the server answered (or what failed on the client's side). */
+  errorCodes: Record<string, number>;
   games: number;
 }
-export const newMeasure = (): Measure => ({ moves: 0, latencies: [], errors: 0, games: 0 });
+export const newMeasure = (): Measure => ({ moves: 0, latencies: [], errors: 0, errorCodes: {}, games: 0 });
+
+function countError(measure: Measure, code: string): void {
+  measure.errors++;
+  measure.errorCodes[code] = (measure.errorCodes[code] ?? 0) + 1;
+}
 
 export interface Load {
   /** Starts play; moves are counted into `measure` from then on. */
@@ -293,8 +312,8 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
   }
   let measure = newMeasure();
   let running = () => false;
-  const ack = (reply: { ok: boolean }) => {
-    if (!reply.ok) measure.errors++;
+  const ack = (reply: { ok: boolean; error?: { code: string } }) => {
+    if (!reply.ok) countError(measure, reply.error?.code ?? 'unknown');
   };
 
   const next = (slot: Slot) => paced(options.ratePerRoom, slot.sentAt, () => move(slot));
@@ -369,7 +388,7 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
             () => next(slot),
             // A new game cut short by the end of the run is not an error.
             () => {
-              if (running()) measure.errors++;
+              if (running()) countError(measure, 'new game');
             },
           );
         }
@@ -409,7 +428,7 @@ export async function relayLoad(url: string, rooms: number, options: LoadOptions
       if (!running()) return;
       slot.sentAt = performance.now();
       sockets[slot.ply % 2]!.emit('move', { room, ply: slot.ply, state: STATE }, (reply: { ok: boolean }) => {
-        if (!reply.ok) measure.errors++;
+        if (!reply.ok) countError(measure, 'relay');
       });
     };
     sockets[2]!.on('state', () => {
@@ -439,10 +458,13 @@ export interface Result {
   readonly moves: number;
   readonly seconds: number;
   readonly cpuMicrosPerMove: number;
+  /** The part of cpuMicrosPerMove spent in the kernel. */
+  readonly systemMicrosPerMove: number;
   readonly p50: number;
   readonly p99: number;
   readonly rssPerConnection: number;
   readonly errors: number;
+  readonly errorCodes: Readonly<Record<string, number>>;
   readonly games: number;
   /** CPU µs per move of each helper process not counted above (redis-server, postgres). */
   readonly helperCpuMicrosPerMove: Readonly<Record<string, number>>;
@@ -463,18 +485,27 @@ export interface RunSetup {
 export async function measureRun(setup: RunSetup): Promise<Result> {
   const sum = (stats: Stats[]) => ({
     cpuMicros: stats.reduce((s, x) => s + x.cpuMicros, 0),
+    systemMicros: stats.reduce((s, x) => s + x.systemMicros, 0),
     rss: stats.reduce((s, x) => s + x.rss, 0),
   });
   const sample = async () => sum(await Promise.all(setup.servers.map((s) => s.stats())));
   const idle = await sample();
   const load = await setup.load();
   const measure = newMeasure();
+  let running = true;
+  load.start(measure, () => running);
+  // BENCH_WARMUP=<s>: play unmeasured first, so each server's JIT compiles the moves' code before
+  // the count starts (once per process: several nodes pay it several times).
+  const warmup = setting('warmup', 'BENCH_WARMUP', 0, true);
+  if (warmup > 0) {
+    await sleep(warmup * 1000);
+    Object.assign(measure, newMeasure(), { latencies: measure.latencies });
+    measure.latencies.length = 0;
+  }
   const before = await sample();
   const helpers = Object.entries(setup.helpers ?? {});
   const helpersBefore = helpers.map(([, cpu]) => cpu());
   const started = performance.now();
-  let running = true;
-  load.start(measure, () => running);
   // Long runs (a soak) print the servers' RSS every minute: memory must stay flat.
   for (let left = setup.seconds; left > 0; left -= 60) {
     await sleep(Math.min(left, 60) * 1000);
@@ -498,10 +529,12 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
     moves: measure.moves,
     seconds: elapsed,
     cpuMicrosPerMove: (after.cpuMicros - before.cpuMicros) / moves,
+    systemMicrosPerMove: (after.systemMicros - before.systemMicros) / moves,
     p50: quantile(0.5),
     p99: quantile(0.99),
     rssPerConnection: (after.rss - idle.rss) / (setup.rooms * 3),
     errors: measure.errors,
+    errorCodes: measure.errorCodes,
     games: measure.games,
     helperCpuMicrosPerMove: Object.fromEntries(
       helpers.map(([name], i) => [name, (helpersAfter[i]! - helpersBefore[i]!) / moves]),
@@ -512,10 +545,11 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
 export function report(r: Result, width = 6): void {
   out(
     `${r.label.padEnd(width)} ${(r.moves / r.seconds).toFixed(0).padStart(8)} moves/s  ` +
-      `${r.cpuMicrosPerMove.toFixed(1).padStart(7)} µs CPU/move  ` +
+      `${r.cpuMicrosPerMove.toFixed(1).padStart(7)} µs CPU/move (${r.systemMicrosPerMove.toFixed(0)} system)  ` +
       `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  ` +
       `${(r.rssPerConnection / 1024).toFixed(1)} KiB RSS/connection  ` +
       `(${r.moves} moves, ${r.games} games finished, ${r.errors} errors` +
+      (r.errors > 0 ? ` ${JSON.stringify(r.errorCodes)}` : '') +
       Object.entries(r.helperCpuMicrosPerMove)
         .map(([name, micros]) => `; + ${name} ${micros.toFixed(1)} µs/move`)
         .join('') +

@@ -3,6 +3,7 @@
  * rematch, chat, the live list, record export/import, and clocks across a restart.
  */
 import type { ChatMessage, RoomEvent, SeatAssigned, Snapshot } from '@bagh/protocol';
+import { gameFromMoves, makeRecord } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import {
   type Client,
@@ -413,6 +414,26 @@ describe('game records', () => {
       result: null,
       imported: true,
     });
+  });
+
+  it('a record with its own start position: the snapshot names it, and only then', async () => {
+    const start = 'T3T/5/2G2/5/T3T t 19 0';
+    const played = gameFromMoves({ variant: 'bagh-chal', start, moves: ['a1-b1', 'G@d3'] });
+    if (!played.ok) throw new Error(played.error.message);
+    const record = makeRecord(played.value);
+    expect(record).toContain(`[Position "${start}"]`);
+    const response = await importRecord(record);
+    expect(response.status).toBe(201);
+    const { roomId } = (await response.json()) as { roomId: string };
+    const replay = await getSnapshot(server.url, roomId);
+    expect(replay).toMatchObject({ start, moves: ['a1-b1', 'G@d3'], imported: true });
+    expect(replay.position).toBe('T3T/5/2GG1/5/1T2T t 18 0');
+
+    const t = await table();
+    await playMoves(t, ['G@c3']);
+    const fromTheStart = (await (await importRecord(await recordOf(t.roomId))).json()) as { roomId: string };
+    expect(await getSnapshot(server.url, fromTheStart.roomId)).not.toHaveProperty('start');
+    expect(await getSnapshot(server.url, t.roomId)).not.toHaveProperty('start');
   });
 
   it("a bad record is 400 BAD_REQUEST with the parser's message", async () => {

@@ -81,6 +81,8 @@ export const Snapshot = z.object({
   options: ResolvedOptions,
   /** RULES.md position string (R41). */
   position: z.string(),
+  /** The position the moves start from (R41), when it is not the variant's: a record imported with one. */
+  start: z.string().optional(),
   /** Move texts so far (R40, canonical). */
   moves: z.array(z.string()),
   toMove: Side,

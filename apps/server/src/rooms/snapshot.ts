@@ -38,6 +38,7 @@ export function snapshotOf(state: RoomState): Snapshot {
     variant: state.variant,
     options: { ...state.options },
     position: state.position,
+    ...(state.init.imported?.start ? { start: state.init.imported.start } : {}),
     moves: state.moveTexts as string[],
     toMove: game.position.toMove,
     goatsInHand: game.position.goatsInHand,

@@ -21,6 +21,8 @@ const EVEN = 0.5;
 export interface GameLine {
   readonly variant: Variant;
   readonly options: Partial<Options>;
+  /** The position the moves start from (R41); absent: the variant's. */
+  readonly start?: string | undefined;
   /** Move texts (R40). */
   readonly moves: readonly string[];
   /** How the game ended, if it has. */
@@ -32,6 +34,7 @@ export function analysisRequest(game: GameLine, ply: number, timeMs = ANALYSIS_M
   return {
     variant: game.variant,
     options: game.options,
+    start: game.start,
     moves: game.moves.slice(0, Math.max(0, Math.min(ply, game.moves.length))),
     timeMs,
   };

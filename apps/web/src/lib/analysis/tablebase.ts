@@ -21,6 +21,7 @@ export function tablePosition(game: GameLine, ply: number): string | null {
   const played = gameFromMoves({
     variant: game.variant,
     options: game.options,
+    start: game.start,
     moves: game.moves.slice(0, Math.max(0, ply)),
   });
   if (!played.ok || played.value.outcome) return null;

@@ -10,6 +10,7 @@ import {
   goatsRemaining,
   numberedMoves,
   resultText,
+  snapshotAtPly,
 } from './view.js';
 
 const base = snapshotFixture({ spectators: 2 });
@@ -53,6 +54,31 @@ describe('view', () => {
     expect(m.moves.map(makeMove)).toContain('c3-c2');
     const last = boardModel({ ...base, moves: ['G@c3'] }, 'goat', false)!;
     expect(last.lastMove && makeMove(last.lastMove)).toBe('G@c3');
+  });
+
+  it('steps through a record imported with its own start position from that position', () => {
+    const start = 'T3T/5/2G2/5/T3T t 19 0';
+    const imported = snapshotFixture({
+      start,
+      position: 'T3T/5/2GG1/5/1T2T t 18 0',
+      moves: ['a1-b1', 'G@d3'],
+      toMove: 'tiger',
+      goatsInHand: 18,
+      imported: true,
+      result: null,
+    });
+    expect(snapshotAtPly(imported, 0)).toMatchObject({
+      position: start,
+      moves: [],
+      toMove: 'tiger',
+      goatsInHand: 19,
+    });
+    expect(snapshotAtPly(imported, 1)).toMatchObject({
+      position: 'T3T/5/2G2/5/1T2T g 19 0',
+      moves: ['a1-b1'],
+    });
+    // From the variant's start, a1-b1 is not the goats' move: no position to show.
+    expect(snapshotAtPly({ ...imported, start: undefined }, 1)).toBeNull();
   });
 
   it('formats counts, moves, results and errors', () => {

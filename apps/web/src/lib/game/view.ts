@@ -170,12 +170,12 @@ function modelOf(
 }
 
 /**
- * The snapshot's game with its history (the no-repeat rule, R13, needs it): its moves from the
- * variant's start; from its position alone if they do not lead there; null if unreadable.
+ * The snapshot's game with its history (the no-repeat rule, R13, needs it): its moves from its
+ * start; from its position alone if they do not lead there; null if unreadable.
  */
 export function gameOfSnapshot(snapshot: Snapshot): Game | null {
   const spec = { variant: snapshot.variant, options: snapshot.options };
-  const replayed = gameFromMoves({ ...spec, moves: snapshot.moves });
+  const replayed = gameFromMoves({ ...spec, start: snapshot.start, moves: snapshot.moves });
   if (replayed.ok && makePosition(replayed.value.position) === snapshot.position) return replayed.value;
   const alone = gameFromMoves({ ...spec, start: snapshot.position, moves: [] });
   return alone.ok ? alone.value : null;
@@ -314,14 +314,14 @@ export function errorText(error: { code: string; message?: string }): string {
 
 /**
  * The snapshot as it stood after `ply` moves, for stepping through a finished game: position,
- * moves and counts replayed with the rules from the variant's start; null when the moves do not
- * replay from there (a record imported with its own start position).
+ * moves and counts replayed with the rules from its start; null when the moves do not replay.
  */
 export function snapshotAtPly(snapshot: Snapshot, ply: number): Snapshot | null {
   if (ply >= snapshot.moves.length) return snapshot;
   const played = gameFromMoves({
     variant: snapshot.variant,
     options: snapshot.options,
+    start: snapshot.start,
     moves: snapshot.moves.slice(0, Math.max(0, ply)),
   });
   if (!played.ok) return null;

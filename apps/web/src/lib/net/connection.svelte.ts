@@ -137,6 +137,9 @@ export class GameConnection {
         query: { room: roomId },
         forceNew: true,
         transports: ['websocket', 'polling'],
+        // Where WebSockets are blocked (some proxies), long-polling: without this, the first
+        // transport's failure ends the attempt.
+        tryAllTransports: true,
         autoConnect: false,
         reconnection: true,
         reconnectionAttempts: Number.POSITIVE_INFINITY,
