@@ -1,9 +1,7 @@
 import { OPTION_NAMES, SIDES, VARIANTS } from '@bagh/rules';
 import { z } from 'zod';
 
-/** A room id's form; `isMoveRequest` checks it without the schema. */
-export const ROOM_ID_PATTERN = /^[A-Za-z0-9_-]{6,32}$/;
-export const RoomId = z.string().regex(ROOM_ID_PATTERN, 'a room id is 6–32 letters, digits, - or _');
+export const RoomId = z.string().regex(/^[A-Za-z0-9_-]{6,32}$/, 'a room id is 6–32 letters, digits, - or _');
 export type RoomId = z.infer<typeof RoomId>;
 
 /** A seat token: 128+ random bits, base64url. Only its holder ever sees it. */
@@ -34,9 +32,7 @@ export const ResolvedOptions = z.object(
 );
 
 /** A move in RULES.md move text (R40); the rules engine judges it. */
-export const MOVE_TEXT_LENGTH = { min: 2, max: 64 } as const;
-export const MoveText = z.string().min(MOVE_TEXT_LENGTH.min).max(MOVE_TEXT_LENGTH.max);
+export const MoveText = z.string().min(2).max(64);
 /** Number of moves already played that the sender saw. */
-export const PLY_MAX = 100_000;
-export const Ply = z.number().int().min(0).max(PLY_MAX);
+export const Ply = z.number().int().min(0).max(100_000);
 export const Version = z.number().int().min(0);

@@ -8,8 +8,6 @@ import {
   CLIENT_EVENT_NAMES,
   CLIENT_EVENTS,
   isClientEvent,
-  isMoveRequest,
-  MoveRequest,
   parseRequest,
   SERVER_EVENTS,
 } from './socket.js';
@@ -69,42 +67,6 @@ describe('the event registry', () => {
     expect(chat.success && chat.data.text).toBe('hi');
     expect(parseRequest('move', { roomId: 'abcdefghijkl', move: 'G@c3' }).success).toBe(false);
     expect(parseRequest('abandon:claim', { roomId: 'abcdefghijkl', outcome: 'lose' }).success).toBe(false);
-  });
-
-  it('a move request passes the check without the schema only where the schema gives the same', () => {
-    const valid = { roomId: 'abcdefghijkl', move: 'G@c3', ply: 0 };
-    const payloads: unknown[] = [
-      valid,
-      { ...valid, ply: 100_000 },
-      { ...valid, move: 'a1-b2xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'.slice(0, 64) },
-      { ...valid, roomId: 'a-b_c9' },
-      { ...valid, ply: 100_001 },
-      { ...valid, ply: -1 },
-      { ...valid, ply: 1.5 },
-      { ...valid, ply: Number.NaN },
-      { ...valid, ply: '3' },
-      { ...valid, move: 'G' },
-      { ...valid, move: 'x'.repeat(65) },
-      { ...valid, move: 7 },
-      { ...valid, roomId: 'short' },
-      { ...valid, roomId: 'abc def ghij' },
-      { ...valid, roomId: 'a'.repeat(33) },
-      { ...valid, extra: true },
-      { roomId: valid.roomId, move: valid.move },
-      JSON.parse('{"roomId":"abcdefghijkl","move":"G@c3","ply":0,"__proto__":{"x":1}}'),
-      [valid.roomId, valid.move, valid.ply],
-      null,
-      'move',
-    ];
-    const passed = payloads.filter(isMoveRequest);
-    expect(passed).toHaveLength(4);
-    for (const payload of payloads) {
-      const schema = MoveRequest.safeParse(payload);
-      const parsed = parseRequest('move', payload);
-      expect(parsed.success).toBe(schema.success);
-      if (isMoveRequest(payload)) expect(schema.data).toEqual(payload);
-      if (parsed.success) expect(parsed.data).toEqual(schema.data);
-    }
   });
 
   it('every server event has a payload schema; a chat message comes from a role only', () => {
