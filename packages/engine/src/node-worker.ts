@@ -33,7 +33,7 @@ function playFromTablebase(dir: string): void {
   try {
     const table = Tablebase.open(dir);
     const probe = searchProbe(table);
-    useMoveOracle(raceOracle(table, probe));
+    useMoveOracle(raceOracle(table));
     useTableProbe(probe);
   } catch (error) {
     console.error(`bot worker: tablebase ${dir} not used: ${(error as Error).message}`);

@@ -19,6 +19,8 @@
  * BENCH_TB_TRACE=1 prints each ply: the move, its time, the table's value after it and the drawing
  * moves (legal under R13) left to the side to move.
  */
+
+import { loadavg } from 'node:os';
 import {
   chooseMove,
   type Level,
@@ -29,8 +31,7 @@ import {
   useMoveOracle,
   useTableProbe,
 } from '@bagh/engine';
-import { type BoardProbe, RACE_LIMITS, raceOracle, searchProbe, Tablebase } from '@bagh/engine/tablebase';
-import { loadavg } from 'node:os';
+import { RACE_LIMITS, raceOracle, searchProbe, Tablebase } from '@bagh/engine/tablebase';
 import { type Game, makeMove, play } from '@bagh/rules';
 
 const MAX_PLIES = 300;
@@ -72,7 +73,7 @@ export function playWithTable(
 ): Side | 'draw' {
   // As the server's bot workers (BENCH_TB_ORACLE, default race), or another oracle for comparison.
   const probe = searchProbe(table);
-  const oracle = tableOracle(table, probe, process.env.BENCH_TB_ORACLE ?? 'race');
+  const oracle = tableOracle(table, process.env.BENCH_TB_ORACLE ?? 'race');
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
   const limits = { timeMs: undefined, maxNodes: nodes };
   const random = seededRandom(0);
@@ -121,12 +122,12 @@ function traceLine(
 }
 
 /** The table side's oracle by name: 'race' and 'keep' (race.ts), 'wins' (the table's wins only), 'best' (its best moves). */
-function tableOracle(table: Tablebase, probe: BoardProbe, name: string): MoveOracle {
+function tableOracle(table: Tablebase, name: string): MoveOracle {
   const limits = {
     maxNodes: Number(process.env.BENCH_TB_RACE_NODES ?? RACE_LIMITS.maxNodes),
     captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
   };
-  if (name === 'race' || name === 'keep') return raceOracle(table, probe, name, limits);
+  if (name === 'race' || name === 'keep') return raceOracle(table, name, limits);
   if (name === 'best') return (game) => table.bestMoves(game);
   if (name === 'wins') return (game) => table.winningMoves(game);
   throw new Error(`BENCH_TB_ORACLE: ${name} is not race, keep, wins or best`);
@@ -179,7 +180,9 @@ export function tablebaseMatch(dir: string, load: string): void {
     const mean = times.reduce((sum, ms) => sum + ms, 0) / Math.max(1, times.length);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
     console.log(
-      `  the table side's moves: ${times.length}, mean ${mean.toFixed(0)} ms, median ${at(0.5).toFixed(0)}, 95th ${at(0.95).toFixed(0)}, max ${at(1).toFixed(0)} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`,
+      `  the table side's moves: ${times.length}, mean ${mean.toFixed(0)} ms, median ${at(0.5).toFixed(0)}, 95th ${at(0.95).toFixed(0)}, max ${at(1).toFixed(0)} (load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
     );
   } finally {
     table.close();

@@ -2,6 +2,7 @@
 export * from './files.js';
 export { sharedCopy, solveTierParallel } from './parallel.js';
 export * from './probe.js';
+export * from './prover.js';
 export * from './race.js';
 export { solveTier, type TierProgress } from './solver.js';
 export { TIER_COUNT, TierSpace } from './space.js';

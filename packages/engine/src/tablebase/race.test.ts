@@ -59,7 +59,7 @@ describe('the race for unrepeated moves in a table draw (R13)', () => {
   });
 
   it('max plays the race’s winning move through the oracle the bot workers register', () => {
-    useMoveOracle(raceOracle(table, probe, 'race', { maxNodes: 5000 }));
+    useMoveOracle(raceOracle(table, 'race', { maxNodes: 5000 }));
     const choice = chooseMove(game, 'max', seededRandom(1), undefined, { maxNodes: 2000 });
     expect(choice && makeMove(choice.move)).toBe('e3-d2');
   });

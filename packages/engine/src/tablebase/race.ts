@@ -21,16 +21,16 @@ import {
   SearchBoard,
 } from '@bagh/rules';
 import { scoreRootMoves } from '../root-moves.js';
-import type { BoardProbe, Tablebase } from './probe.js';
+import { type BoardProbe, blockProbe, type Tablebase } from './probe.js';
 
 /** Scores beyond RACE_PROVEN are races won (or lost) within the horizon. */
 export const RACE_WIN = 1_000_000;
 export const RACE_PROVEN = RACE_WIN - 10_000;
 const INFINITE = 2 * RACE_WIN;
 /** A move's outcome for the side that made it, as far as the table alone tells. */
-const DRAW = 0;
-const WON = 1;
-const LOST = -1;
+export const DRAW = 0;
+export const WON = 1;
+export const LOST = -1;
 
 export interface RaceLimits {
   readonly maxNodes: number;
@@ -78,11 +78,8 @@ export class RaceSearch {
    * when no legal move keeps the draw). A move into a table win is a score of RACE_WIN.
    */
   search(game: Game, limits: RaceLimits): RaceResult | null {
-    const { position } = game;
-    if (game.variant !== 'bagh-chal' || game.outcome || game.options.multiJump || position.goatsInHand > 0)
-      return null;
-    const board = new SearchBoard(game.variant, game.options, position);
-    if (this.probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove) !== 0) return null;
+    const board = raceBoard(game, this.probe);
+    if (board === null) return null;
     const history = historyOf(game).clone();
     const drawing: Move[] = [];
     for (const move of legalMoves(game)) {
@@ -150,18 +147,25 @@ export class RaceSearch {
     const moves = this.buffers[ply]!;
     const count = board.generatePacked(moves, 0);
     let draws = 0;
+    let capture = 0;
+    const captured = board.goatsCaptured;
     for (let i = 0; i < count; i++) {
       const m = moves[i]!;
       board.makePacked(m);
       const outcome = board.repeats(history) ? LOST : this.outcome(board);
+      const jump = board.goatsCaptured > captured;
       board.unmakePacked(m);
       if (outcome === WON) return RACE_WIN - ply - 1;
       // The drawing moves are kept at the front of the buffer (i ≥ draws, so nothing is lost).
-      if (outcome === DRAW) moves[draws++] = m;
+      if (outcome === DRAW) {
+        moves[draws++] = m;
+        if (jump) capture = 1;
+      }
     }
     if (draws === 0) return -(RACE_WIN - ply);
     if (depth <= 0) {
-      const material = this.captureWeight * board.goatsCaptured;
+      // A capture the tigers can make into a draw counts as made: the horizon must not hide it.
+      const material = this.captureWeight * (captured + capture);
       return draws - rivalDraws + (board.goatToMove ? -material : material);
     }
     const cutoffs = this.cutoffs[board.goatToMove ? 1 : 0]!;
@@ -206,14 +210,27 @@ export class RaceSearch {
     }
   }
 
-  /** What the move just made on `board` means for its maker by the table alone. */
   private outcome(board: SearchBoard): number {
-    if (board.tigersHaveWon() || board.goatsCaptured >= this.winCaptures) return WON;
-    const value = this.probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove);
-    if (value === undefined || value === 0) return DRAW;
-    // The side to move now wins iff its distance (value − 1) is odd.
-    return ((value - 1) & 1) === 1 ? LOST : WON;
+    return moveOutcome(board, this.probe, this.winCaptures);
   }
+}
+
+/** The board of a Bagh Chal sliding-phase position the table calls a draw, else null (no race). */
+export function raceBoard(game: Game, probe: BoardProbe): SearchBoard | null {
+  const { position } = game;
+  if (game.variant !== 'bagh-chal' || game.outcome || game.options.multiJump || position.goatsInHand > 0)
+    return null;
+  const board = new SearchBoard(game.variant, game.options, position);
+  return probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove) === 0 ? board : null;
+}
+
+/** What the move just made on `board` means for its maker by the table alone (WON, DRAW, LOST). */
+export function moveOutcome(board: SearchBoard, probe: BoardProbe, winCaptures: number): number {
+  if (board.tigersHaveWon() || board.goatsCaptured >= winCaptures) return WON;
+  const value = probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove);
+  if (value === undefined || value === 0) return DRAW;
+  // The side to move now wins iff its distance (value − 1) is odd.
+  return ((value - 1) & 1) === 1 ? LOST : WON;
 }
 
 /** A packed move's (from, to) in 0..1023 (the rules' `kind | from << 2 | to << 7`). */
@@ -229,11 +246,10 @@ export type RacePolicy = 'race' | 'keep';
  */
 export function raceOracle(
   table: Tablebase,
-  probe: BoardProbe,
   policy: RacePolicy = 'race',
   limits: RaceLimits = RACE_LIMITS,
 ): (game: Game) => Move | readonly Move[] | null {
-  const race = new RaceSearch(probe, table.winCaptures);
+  const race = new RaceSearch(blockProbe(table), table.winCaptures);
   return (game) => {
     const wins = table.winningMoves(game);
     if (wins.length > 0) return wins;
