@@ -9,7 +9,8 @@
  * budget a move (BENCH_TB_NODES, default 50k; no clock, so the result does not depend on the
  * load); the table side is `max` as the server's bot workers make it: it plays the table's fastest
  * win where the table has one, in a table draw the race search's move (`raceOracle`, race.ts;
- * BENCH_TB_RACE_NODES and BENCH_TB_RACE_CAPTURE override its budget and capture weight), and its
+ * BENCH_TB_RACE_NODES, BENCH_TB_RACE_CAPTURE and BENCH_TB_PROOF override its budget, capture weight
+ * and the prover's expansions), and its
  * search probes the table (`useTableProbe`). For comparison BENCH_TB_ORACLE=keep lets `max`
  * search among the drawing moves the race did not prove lost, =wins plays only the table's wins
  * (the search alone in its draws), =best keeps to the table's best moves (searching among them).
@@ -17,7 +18,10 @@
  * game of max against max with no table (the reference). BENCH_TB_ONLY=4,6 plays only those starts
  * (numbered as in the full run), BENCH_TB_SIDES=goat only that table side (and no reference), and
  * BENCH_TB_TRACE=1 prints each ply: the move, its time, the table's value after it and the drawing
- * moves (legal under R13) left to the side to move.
+ * moves (legal under R13) left to the side to move. Each start is first put to the race's
+ * proof-number search (BENCH_TB_PROVE_STARTS expansions, default 1M; 0 skips): a start the table
+ * calls a draw may be lost under R13 for one side from the first move, whatever it plays; a loss
+ * there is counted apart.
  */
 
 import { loadavg } from 'node:os';
@@ -31,7 +35,14 @@ import {
   useMoveOracle,
   useTableProbe,
 } from '@bagh/engine';
-import { RACE_LIMITS, raceOracle, searchProbe, Tablebase } from '@bagh/engine/tablebase';
+import {
+  blockProbe,
+  RACE_LIMITS,
+  RaceProver,
+  raceOracle,
+  searchProbe,
+  Tablebase,
+} from '@bagh/engine/tablebase';
 import { type Game, makeMove, play } from '@bagh/rules';
 
 const MAX_PLIES = 300;
@@ -126,6 +137,7 @@ function tableOracle(table: Tablebase, name: string): MoveOracle {
   const limits = {
     maxNodes: Number(process.env.BENCH_TB_RACE_NODES ?? RACE_LIMITS.maxNodes),
     captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
+    proofExpansions: Number(process.env.BENCH_TB_PROOF ?? RACE_LIMITS.proofExpansions),
   };
   if (name === 'race' || name === 'keep') return raceOracle(table, name, limits);
   if (name === 'best') return (game) => table.bestMoves(game);
@@ -149,11 +161,23 @@ export function tablebaseMatch(dir: string, load: string): void {
       tiger: { win: 0, draw: 0, loss: 0 },
       goat: { win: 0, draw: 0, loss: 0 },
     };
+    const forcedLosses: Record<Side, number> = { tiger: 0, goat: 0 };
+    const expansions = Number(process.env.BENCH_TB_PROVE_STARTS ?? 1_000_000);
+    const prover = new RaceProver(blockProbe(table), table.winCaptures);
     const plainTally = { tiger: 0, goat: 0, draw: 0 };
     const times: number[] = [];
     for (const [i, start] of starts.entries()) {
       if (only && !only.includes(i)) continue;
       const line: string[] = [];
+      // The side that loses the start's race whatever it plays, if the prover finds it.
+      let lost: Side | null = null;
+      if (expansions > 0) {
+        const proof = prover.prove(start, expansions);
+        const mover = start.position.toMove;
+        if (proof?.status === 'won') lost = mover === 'tiger' ? 'goat' : 'tiger';
+        if (proof?.status === 'lost') lost = mover;
+        line.push(lost ? `R13: the ${lost}s lose (proven)` : 'R13: not proven');
+      }
       if (reference) {
         const plain = playWithTable(table, start, null, nodes);
         plainTally[plain]++;
@@ -164,7 +188,10 @@ export function tablebaseMatch(dir: string, load: string): void {
         const tally = tallies[side];
         if (winner === 'draw') tally.draw++;
         else if (winner === side) tally.win++;
-        else tally.loss++;
+        else {
+          tally.loss++;
+          if (lost === side) forcedLosses[side]++;
+        }
         line.push(`table as ${side}s: ${winner === 'draw' ? 'draw' : winner === side ? 'win' : 'LOSS'}`);
       }
       console.log(`  start ${i} (after ${start.moves.length} plies): ${line.join(', ')}`);
@@ -174,7 +201,9 @@ export function tablebaseMatch(dir: string, load: string): void {
     );
     for (const side of sides) {
       const t = tallies[side];
-      console.log(`  table as ${side}s: W-D-L ${t.win}-${t.draw}-${t.loss}`);
+      console.log(
+        `  table as ${side}s: W-D-L ${t.win}-${t.draw}-${t.loss} (losses in starts proven lost under R13: ${forcedLosses[side]})`,
+      );
     }
     times.sort((a, b) => a - b);
     const mean = times.reduce((sum, ms) => sum + ms, 0) / Math.max(1, times.length);

@@ -1,5 +1,6 @@
 /** The sliding-phase tablebase for Node (files on disk): `@bagh/engine/tablebase`. The web never imports it. */
 export * from './files.js';
+export * from './oracle.js';
 export { sharedCopy, solveTierParallel } from './parallel.js';
 export * from './probe.js';
 export * from './prover.js';

@@ -2,12 +2,13 @@
  * Probing and the `max` hook on a reduced table (the tigers win at the second capture): the best
  * move is chosen among the moves R13 leaves legal in the game, not among all of them.
  */
-import { createGame, type Game, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
-import { afterEach, describe, expect, it } from 'vitest';
-import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createGame, type Game, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
 import { MANIFEST_FILE, SUMS_FILE, writeJson, writeText, writeTier } from './files.js';
 import { blockProbe, Tablebase } from './probe.js';
 import { solveTier } from './solver.js';

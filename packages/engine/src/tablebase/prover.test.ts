@@ -1,11 +1,14 @@
 /**
- * The proof-number search of the R13 race against the alpha-beta race search, on the reduced
- * table of race.test.ts (the tigers win at the first capture: tier 0, solved in memory). Where the
- * depth-first search proves a race within its budget, the prover must prove the same.
+ * The proof-number search of the R13 race against the alpha-beta race search, on reduced tables
+ * solved in memory: race.test.ts's (the tigers win at the first capture: tier 0), where the
+ * depth-first search proves a race within its budget the prover must prove the same; and one of
+ * two tiers (the tigers win at the second capture), where a race of 29 plies is beyond the
+ * depth-first search's reach on a small budget and the prover finds it at once.
  */
 import { createGame, type Game, legalMoves, makeMove, parsePosition, play, playMoveTexts } from '@bagh/rules';
-import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../bot.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
+import { raceOracle } from './oracle.js';
 import type { BoardProbe } from './probe.js';
 import { Tablebase } from './probe.js';
 import { RaceProver } from './prover.js';
@@ -85,5 +88,45 @@ describe('the proof-number search of the race (R13)', () => {
     // Not vacuous: both kinds of proof occur.
     expect(tally.won).toBeGreaterThan(5);
     expect(tally.lost).toBeGreaterThan(5);
+  });
+});
+
+describe('a long forced race (two tiers)', () => {
+  afterEach(() => useMoveOracle(null));
+  const tier1 = solveTier(1, null);
+  const two = Tablebase.fromArrays([solveTier(0, tier1), tier1], 2);
+  const probe2: BoardProbe = (tigers, goats, captured, goatToMove) =>
+    two.valueAt(tigers, goats, captured, goatToMove);
+  // Found by random drawn games of tier 1: tigers to move, three drawing moves.
+  const forced = gameAfter('T1GGG/1GGGT/GTGTG/GGGGG/GGGGG g 0 1', ['b4-b5']);
+  const texts = (
+    moves: readonly { move: Parameters<typeof makeMove>[0]; status?: string }[],
+    status: string,
+  ) => moves.filter((m) => m.status === status).map((m) => makeMove(m.move));
+
+  it('the race search on a small budget plays a move that loses; the prover sees which move wins', () => {
+    const small = new RaceSearch(probe2, 2).search(forced, { maxNodes: 3000, captureWeight: 4 });
+    expect(makeMove(small!.scores[0]!.move)).toBe('b3-b4');
+    // The loss is real: on a budget 20 times larger the race search proves it too.
+    const large = new RaceSearch(probe2, 2).search(forced, { maxNodes: 60_000, captureWeight: 4 });
+    const b3b4 = large!.scores.find((s) => makeMove(s.move) === 'b3-b4');
+    expect(b3b4!.score).toBeLessThanOrEqual(-RACE_PROVEN);
+
+    const proof = new RaceProver(probe2, 2).prove(forced, 3000);
+    expect(proof!.status).toBe('won');
+    expect(texts(proof!.moves, 'won')).toEqual(['a5-b4']);
+    expect(texts(proof!.moves, 'lost')).toEqual(['b3-b4']);
+  });
+
+  it('max with the bot workers’ oracle plays the proven win (the race search alone, the loss)', () => {
+    const limits = { maxNodes: 3000, captureWeight: 4 };
+    useMoveOracle(raceOracle(two, 'race', { ...limits, proofExpansions: 0 }));
+    expect(makeMove(chooseMove(forced, 'max', seededRandom(1), undefined, { maxNodes: 2000 })!.move)).toBe(
+      'b3-b4',
+    );
+    useMoveOracle(raceOracle(two, 'race', { ...limits, proofExpansions: 3000 }));
+    expect(makeMove(chooseMove(forced, 'max', seededRandom(1), undefined, { maxNodes: 2000 })!.move)).toBe(
+      'a5-b4',
+    );
   });
 });

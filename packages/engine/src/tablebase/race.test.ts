@@ -8,9 +8,10 @@
 import { createGame, type Game, makeMove, parsePosition, playMoveTexts } from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
+import { raceOracle } from './oracle.js';
 import type { BoardProbe } from './probe.js';
 import { Tablebase } from './probe.js';
-import { RACE_PROVEN, RaceSearch, raceOracle } from './race.js';
+import { RACE_PROVEN, RaceSearch } from './race.js';
 import { solveTier } from './solver.js';
 
 const table = Tablebase.fromArrays([solveTier(0, null)], 1);
