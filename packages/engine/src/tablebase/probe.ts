@@ -50,8 +50,8 @@ export class TablebaseMissing extends Error {}
 /** Where the values come from: arrays in memory, or the files. */
 export interface TierReader {
   value(tier: number, index: number): number;
-  /** `count` values from `start` (a view of the array, or one read of the file). */
-  values(tier: number, start: number, count: number): Uint16Array;
+  /** `count` values from `start`: a view of the array, or one read of the file (into `spare` if given). */
+  values(tier: number, start: number, count: number, spare?: Uint16Array): Uint16Array;
   close(): void;
 }
 
@@ -75,8 +75,8 @@ class FileReader implements TierReader {
       throw new Error('tablebase: short read');
     return this.buffer[0]! | (this.buffer[1]! << 8);
   }
-  values(tier: number, start: number, count: number): Uint16Array {
-    const values = new Uint16Array(count);
+  values(tier: number, start: number, count: number, spare?: Uint16Array): Uint16Array {
+    const values = spare?.length === count ? spare : new Uint16Array(count);
     const bytes = new Uint8Array(values.buffer);
     for (let at = 0; at < bytes.length; ) {
       const read = readSync(this.fds[tier]!, bytes, at, bytes.length - at, start * 2 + at);
@@ -217,9 +217,9 @@ export class Tablebase {
    * The stored values of every board of `tier` with the tigers of colex rank `tigerRank`, both
    * sides to move: board `emptyRank` at 2 × emptyRank (+1 goats to move). Contiguous in the file.
    */
-  tigerBlock(tier: number, tigerRank: number): Uint16Array {
+  tigerBlock(tier: number, tigerRank: number, spare?: Uint16Array): Uint16Array {
     const space = SPACES[tier]!;
-    return this.reader.values(tier, tigerRank * space.emptySets * 2, space.emptySets * 2);
+    return this.reader.values(tier, tigerRank * space.emptySets * 2, space.emptySets * 2, spare);
   }
 
   /** The value of the game's position and of each of its legal moves (R13: under its history). */
@@ -338,13 +338,15 @@ export function searchProbe(table: Tablebase, bits = 16): BoardProbe {
 
 /**
  * `table.valueAt` for a search that stays among a few tiger sets (the race search, race.ts): a
- * goat move keeps the tiger set, so a miss of the board cache reads the table one tiger set at a
- * time (`tigerBlock`: 84 B to 81 kB by tier), keeping up to `budget` bytes of them, the least
- * recently used dropped first. A race search of 60k nodes probes ~100k boards but only ~300–2,700
- * tiger sets: one read of a block replaces a system call a board.
+ * goat move keeps the tiger set, so once a tiger set has missed the board cache `hot` times the
+ * probe reads all of its boards at once (`tigerBlock`: 84 B to 81 kB by tier) and keeps up to
+ * `budget` bytes of such blocks, the least recently used dropped first; a tiger set met seldom
+ * (the proof-number search's long lines) is read a board at a time. A race search of 60k nodes
+ * probes ~100k boards but only ~300–2,700 tiger sets.
  */
-export function blockProbe(table: Tablebase, budget = 32 << 20, bits = 16): BoardProbe {
+export function blockProbe(table: Tablebase, budget = 32 << 20, bits = 16, hot = 32): BoardProbe {
   const blocks = new Map<number, Uint16Array>();
+  const misses = new Map<number, number>();
   let bytes = 0;
   return cachedProbe((tigers, goatMask, captured, goatToMove) => {
     if (captured < 0 || captured >= table.winCaptures || popcount(tigers) !== TIGER_COUNT) return undefined;
@@ -353,13 +355,24 @@ export function blockProbe(table: Tablebase, budget = 32 << 20, bits = 16): Boar
     const key = captured * TIGER_SETS + tigerRank;
     let block = blocks.get(key);
     if (block === undefined) {
-      block = table.tigerBlock(captured, tigerRank);
-      bytes += block.byteLength;
+      const count = (misses.get(key) ?? 0) + 1;
+      if (count < hot) {
+        if (misses.size >= 1 << 16) misses.clear();
+        misses.set(key, count);
+        return table.valueAt(tigers, goatMask, captured, goatToMove);
+      }
+      misses.delete(key);
+      const needed = SPACES[captured]!.emptySets * 4;
+      // The least recently used go first; one of the same tier lends its buffer (no garbage).
+      let spare: Uint16Array | undefined;
       for (const [old, dropped] of blocks) {
-        if (bytes <= budget) break;
+        if (bytes + needed <= budget) break;
         blocks.delete(old);
         bytes -= dropped.byteLength;
+        if (dropped.byteLength === needed) spare = dropped;
       }
+      block = table.tigerBlock(captured, tigerRank, spare);
+      bytes += block.byteLength;
     } else blocks.delete(key);
     blocks.set(key, block);
     const empty = ~(tigers | goatMask) & ((1 << 25) - 1);
