@@ -46,11 +46,12 @@ export interface RaceLimits {
 
 /**
  * The bot workers' race: first the proof-number search (prover.ts, 20k expansions, at most 40% of
- * the time), then the race search, 60k nodes a move (20k lost 9 of 32 bench games where 60k lost 3,
- * README), at most 2 s in all; `max` does not search when the race names its move.
+ * the time), then the race search, 150k nodes a move (with the prover, 150k lost 5 of 32 bench
+ * games where 60k lost 7, README), at most 2 s in all; `max` does not search when the race names
+ * its move.
  */
 export const RACE_LIMITS: RaceLimits = {
-  maxNodes: 60_000,
+  maxNodes: 150_000,
   timeMs: 2_000,
   captureWeight: 4,
   proofExpansions: 20_000,
