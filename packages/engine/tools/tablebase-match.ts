@@ -196,9 +196,10 @@ export function tablebaseMatch(dir: string, load: string): void {
       }
       console.log(`  start ${i} (after ${start.moves.length} plies): ${line.join(', ')}`);
     }
-    console.log(
-      `  no table either side: tigers ${plainTally.tiger}, goats ${plainTally.goat}, draws ${plainTally.draw}`,
-    );
+    if (reference)
+      console.log(
+        `  no table either side: tigers ${plainTally.tiger}, goats ${plainTally.goat}, draws ${plainTally.draw}`,
+      );
     for (const side of sides) {
       const t = tallies[side];
       console.log(
