@@ -13,8 +13,8 @@ const PROOF_SHARE = 0.4;
 /**
  * `max`'s oracle with the table (`useMoveOracle`): the table's fastest win where it has one;
  * in a table draw, the move the proof-number search proves won, if any; else, among the drawing
- * moves it did not prove lost, 'race' plays the race search's best drawing move, 'keep' leaves `max`'s search
- * the drawing moves the race search did not prove lost; elsewhere (a table loss) nothing.
+ * moves it did not prove lost, 'race' plays the race search's best one, 'keep' leaves `max`'s
+ * search those the race search did not prove lost either; elsewhere (a table loss) nothing.
  */
 export function raceOracle(
   table: Tablebase,
