@@ -41,7 +41,7 @@ export class RaceProver {
   private dn: Int32Array<ArrayBuffer> = new Int32Array(0);
   private readonly buffer = new Int32Array(MAX_MOVES);
   private readonly path: number[] = [];
-  /** The move into a table win that solved the last node so solved. */
+  /** The move into a table win that ended the latest expansion to find one. */
   private winning = 0;
 
   constructor(
