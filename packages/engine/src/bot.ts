@@ -13,7 +13,7 @@ export interface BotChoice {
 
 /**
  * An oracle that knows the best move of some positions — the sliding-phase tablebase, registered
- * by a Node host with `useMoveOracle(raceOracle(table, probe))` — or null where it does not.
+ * by a Node host with `useMoveOracle(raceOracle(table))` — or null where it does not.
  * It must choose among `legalMoves(game)` (R13 applies to the game's history). A list is the moves
  * it values alike: `max` searches among them (the table's draws ignore R13, and the search sees
  * the race for unrepeated moves that a draw by the table can still lose), and among all legal

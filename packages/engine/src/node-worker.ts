@@ -18,8 +18,8 @@ import { useMoveOracle, useTableProbe } from './bot.js';
 import { baghChalEndgame } from './endgame.js';
 import { type BotMoveRequest, botMove } from './request.js';
 import { Searcher } from './search.js';
+import { raceOracle } from './tablebase/oracle.js';
 import { searchProbe, Tablebase } from './tablebase/probe.js';
-import { raceOracle } from './tablebase/race.js';
 
 type WorkerMessage = { id: number; request: BotMoveRequest } | { tablebase: string };
 
@@ -33,7 +33,7 @@ function playFromTablebase(dir: string): void {
   try {
     const table = Tablebase.open(dir);
     const probe = searchProbe(table);
-    useMoveOracle(raceOracle(table, probe));
+    useMoveOracle(raceOracle(table));
     useTableProbe(probe);
   } catch (error) {
     console.error(`bot worker: tablebase ${dir} not used: ${(error as Error).message}`);

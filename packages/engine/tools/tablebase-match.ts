@@ -9,13 +9,22 @@
  * budget a move (BENCH_TB_NODES, default 50k; no clock, so the result does not depend on the
  * load); the table side is `max` as the server's bot workers make it: it plays the table's fastest
  * win where the table has one, in a table draw the race search's move (`raceOracle`, race.ts;
- * BENCH_TB_RACE_NODES and BENCH_TB_RACE_CAPTURE override its budget and capture weight), and its
+ * BENCH_TB_RACE_NODES, BENCH_TB_RACE_CAPTURE and BENCH_TB_PROOF override its budget, capture weight
+ * and the prover's expansions), and its
  * search probes the table (`useTableProbe`). For comparison BENCH_TB_ORACLE=keep lets `max`
  * search among the drawing moves the race did not prove lost, =wins plays only the table's wins
  * (the search alone in its draws), =best keeps to the table's best moves (searching among them).
  * Capped at 300 plies from the start (a draw). Prints W-D-L per side, and beside each start the
- * game of max against max with no table (the reference).
+ * game of max against max with no table (the reference). BENCH_TB_ONLY=4,6 plays only those starts
+ * (numbered as in the full run), BENCH_TB_SIDES=goat only that table side (and no reference), and
+ * BENCH_TB_TRACE=1 prints each ply: the move, its time, the table's value after it and the drawing
+ * moves (legal under R13) left to the side to move. Each start is first put to the race's
+ * proof-number search (BENCH_TB_PROVE_STARTS expansions, default 1M; 0 skips): a start the table
+ * calls a draw may be lost under R13 for one side from the first move, whatever it plays; a loss
+ * there is counted apart.
  */
+
+import { loadavg } from 'node:os';
 import {
   chooseMove,
   type Level,
@@ -26,8 +35,15 @@ import {
   useMoveOracle,
   useTableProbe,
 } from '@bagh/engine';
-import { type BoardProbe, RACE_LIMITS, raceOracle, searchProbe, Tablebase } from '@bagh/engine/tablebase';
-import { type Game, play } from '@bagh/rules';
+import {
+  blockProbe,
+  RACE_LIMITS,
+  RaceProver,
+  raceOracle,
+  searchProbe,
+  Tablebase,
+} from '@bagh/engine/tablebase';
+import { type Game, makeMove, play } from '@bagh/rules';
 
 const MAX_PLIES = 300;
 
@@ -64,13 +80,15 @@ export function playWithTable(
   start: Game,
   tableSide: Side | null,
   nodes: number,
+  times: number[] = [],
 ): Side | 'draw' {
   // As the server's bot workers (BENCH_TB_ORACLE, default race), or another oracle for comparison.
   const probe = searchProbe(table);
-  const oracle = tableOracle(table, probe, process.env.BENCH_TB_ORACLE ?? 'race');
+  const oracle = tableOracle(table, process.env.BENCH_TB_ORACLE ?? 'race');
   const searchers = { tiger: new Searcher(), goat: new Searcher() };
   const limits = { timeMs: undefined, maxNodes: nodes };
   const random = seededRandom(0);
+  const trace = process.env.BENCH_TB_TRACE === '1';
   let game = start;
   try {
     for (let ply = 0; ply < MAX_PLIES && !game.outcome; ply++) {
@@ -78,11 +96,15 @@ export function playWithTable(
       const withTable = side === tableSide;
       useMoveOracle(withTable ? oracle : null);
       useTableProbe(withTable ? probe : null);
+      const began = performance.now();
       const choice = chooseMove(game, 'max', random, searchers[side], limits);
       if (!choice) break;
+      const ms = performance.now() - began;
+      if (withTable) times.push(ms);
       const next = play(game, choice.move);
       if (!next.ok) throw new Error(next.error.message);
       game = next.value;
+      if (trace) console.log(`    ${traceLine(table, game, ply, side, withTable, choice.move, ms)}`);
     }
   } finally {
     useMoveOracle(null);
@@ -91,13 +113,33 @@ export function playWithTable(
   return game.outcome ? game.outcome.winner : 'draw';
 }
 
+/** One ply of BENCH_TB_TRACE: who moved what, its time, and the table's view of the position after it. */
+function traceLine(
+  table: Tablebase,
+  game: Game,
+  ply: number,
+  side: Side,
+  withTable: boolean,
+  move: Parameters<typeof makeMove>[0],
+  ms: number,
+): string {
+  const head = `${ply} ${side}${withTable ? '*' : ' '} ${makeMove(move).padEnd(6)} ${ms.toFixed(0).padStart(5)} ms`;
+  if (game.outcome || table.outside(game.position)) return `${head} ${game.outcome?.winner ?? 'out'}`;
+  const verdict = table.verdict(game.position);
+  const answer = table.analyse(game);
+  const draws = answer.ok ? answer.value.moves.filter((m) => m.result === 'draw').length : 0;
+  const value = verdict.result === 'draw' ? 'draw' : `${verdict.result} in ${verdict.plies}`;
+  return `${head} ${value}, captured ${game.position.goatsCaptured}, ${draws} drawing moves for ${game.position.toMove}`;
+}
+
 /** The table side's oracle by name: 'race' and 'keep' (race.ts), 'wins' (the table's wins only), 'best' (its best moves). */
-function tableOracle(table: Tablebase, probe: BoardProbe, name: string): MoveOracle {
+function tableOracle(table: Tablebase, name: string): MoveOracle {
   const limits = {
     maxNodes: Number(process.env.BENCH_TB_RACE_NODES ?? RACE_LIMITS.maxNodes),
     captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
+    proofExpansions: Number(process.env.BENCH_TB_PROOF ?? RACE_LIMITS.proofExpansions),
   };
-  if (name === 'race' || name === 'keep') return raceOracle(table, probe, name, limits);
+  if (name === 'race' || name === 'keep') return raceOracle(table, name, limits);
   if (name === 'best') return (game) => table.bestMoves(game);
   if (name === 'wins') return (game) => table.winningMoves(game);
   throw new Error(`BENCH_TB_ORACLE: ${name} is not race, keep, wins or best`);
@@ -109,6 +151,9 @@ export function tablebaseMatch(dir: string, load: string): void {
   const table = Tablebase.open(dir);
   try {
     const starts = drawnStarts(table, count);
+    const only = process.env.BENCH_TB_ONLY?.split(',').map(Number);
+    const sides = (process.env.BENCH_TB_SIDES?.split(',') ?? ['tiger', 'goat']) as Side[];
+    const reference = sides.length === 2;
     console.log(
       `\nmax with the tablebase (${dir}; oracle ${process.env.BENCH_TB_ORACLE ?? 'race'}) against max without it: ${starts.length} drawn sliding-phase starts, both sides, ${nodes.toLocaleString('en-US')} nodes a move each (no clock), capped at ${MAX_PLIES} plies; load average ${load}`,
     );
@@ -116,28 +161,59 @@ export function tablebaseMatch(dir: string, load: string): void {
       tiger: { win: 0, draw: 0, loss: 0 },
       goat: { win: 0, draw: 0, loss: 0 },
     };
+    const forcedLosses: Record<Side, number> = { tiger: 0, goat: 0 };
+    const expansions = Number(process.env.BENCH_TB_PROVE_STARTS ?? 1_000_000);
+    const prover = new RaceProver(blockProbe(table), table.winCaptures);
     const plainTally = { tiger: 0, goat: 0, draw: 0 };
+    const times: number[] = [];
     for (const [i, start] of starts.entries()) {
-      const plain = playWithTable(table, start, null, nodes);
-      plainTally[plain]++;
-      const line: string[] = [`no table either side: ${plain}`];
-      for (const side of ['tiger', 'goat'] as const) {
-        const winner = playWithTable(table, start, side, nodes);
+      if (only && !only.includes(i)) continue;
+      const line: string[] = [];
+      // The side that loses the start's race whatever it plays, if the prover finds it.
+      let lost: Side | null = null;
+      if (expansions > 0) {
+        const proof = prover.prove(start, expansions);
+        const mover = start.position.toMove;
+        if (proof?.status === 'won') lost = mover === 'tiger' ? 'goat' : 'tiger';
+        if (proof?.status === 'lost') lost = mover;
+        line.push(lost ? `R13: the ${lost}s lose (proven)` : 'R13: not proven');
+      }
+      if (reference) {
+        const plain = playWithTable(table, start, null, nodes);
+        plainTally[plain]++;
+        line.push(`no table either side: ${plain}`);
+      }
+      for (const side of sides) {
+        const winner = playWithTable(table, start, side, nodes, times);
         const tally = tallies[side];
         if (winner === 'draw') tally.draw++;
         else if (winner === side) tally.win++;
-        else tally.loss++;
+        else {
+          tally.loss++;
+          if (lost === side) forcedLosses[side]++;
+        }
         line.push(`table as ${side}s: ${winner === 'draw' ? 'draw' : winner === side ? 'win' : 'LOSS'}`);
       }
       console.log(`  start ${i} (after ${start.moves.length} plies): ${line.join(', ')}`);
     }
-    console.log(
-      `  no table either side: tigers ${plainTally.tiger}, goats ${plainTally.goat}, draws ${plainTally.draw}`,
-    );
-    for (const side of ['tiger', 'goat'] as const) {
+    if (reference)
+      console.log(
+        `  no table either side: tigers ${plainTally.tiger}, goats ${plainTally.goat}, draws ${plainTally.draw}`,
+      );
+    for (const side of sides) {
       const t = tallies[side];
-      console.log(`  table as ${side}s: W-D-L ${t.win}-${t.draw}-${t.loss}`);
+      console.log(
+        `  table as ${side}s: W-D-L ${t.win}-${t.draw}-${t.loss} (losses in starts proven lost under R13: ${forcedLosses[side]})`,
+      );
     }
+    times.sort((a, b) => a - b);
+    const mean = times.reduce((sum, ms) => sum + ms, 0) / Math.max(1, times.length);
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+    console.log(
+      `  the table side's moves: ${times.length}, mean ${mean.toFixed(0)} ms, median ${at(0.5).toFixed(0)}, 95th ${at(0.95).toFixed(0)}, max ${at(1).toFixed(0)} (load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
   } finally {
     table.close();
   }

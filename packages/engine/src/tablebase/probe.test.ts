@@ -2,10 +2,15 @@
  * Probing and the `max` hook on a reduced table (the tigers win at the second capture): the best
  * move is chosen among the moves R13 leaves legal in the game, not among all of them.
  */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createGame, type Game, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
-import { Tablebase } from './probe.js';
+import { MANIFEST_FILE, SUMS_FILE, writeJson, writeText, writeTier } from './files.js';
+import { blockProbe, Tablebase } from './probe.js';
 import { solveTier } from './solver.js';
 import { TierSpace } from './space.js';
 import { positionAt } from './stats.js';
@@ -75,5 +80,39 @@ describe('the table’s best move under R13', () => {
     expect(searched?.nodes).toBeGreaterThan(0);
     useMoveOracle(null);
     expect(chooseMove(game, 'max', seededRandom(1), undefined, { maxNodes: 2000 })?.nodes).toBeGreaterThan(0);
+  });
+});
+
+describe('the race search’s probe (a tiger set at a time)', () => {
+  it('reads from the files what the table holds, blocks dropped and read again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bagh-block-'));
+    try {
+      writeTier(dir, 0, solveTier(0, tier1));
+      writeTier(dir, 1, tier1);
+      writeJson(dir, MANIFEST_FILE, { format: 1, winCaptures: 2, tiers: [] });
+      writeText(dir, SUMS_FILE, '');
+      const files = Tablebase.open(dir);
+      // 2 kB: a few tier-1 blocks (840 B) at a time, so most reads follow an eviction; a block
+      // read at a tiger set's first miss, or at its second (the first read a board at a time).
+      const probes = [blockProbe(files, 2048, 4, 1), blockProbe(files, 2048, 4, 2)];
+      let checked = 0;
+      for (const probe of probes)
+        for (const tier of [0, 1]) {
+          const space = new TierSpace(tier);
+          for (let index = 0; index < space.positions; index += 7919) {
+            const position = positionAt(tier, index, space);
+            let goats = 0;
+            for (let p = 0; p < 25; p++) if ((position.goats[p] ?? 0) > 0) goats |= 1 << p;
+            const goatToMove = position.toMove === 'goat';
+            const expected = table.valueAt(position.tigers, goats, tier, goatToMove);
+            expect(probe(position.tigers, goats, tier, goatToMove)).toBe(expected);
+            checked++;
+          }
+        }
+      expect(checked).toBeGreaterThan(1200);
+      files.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

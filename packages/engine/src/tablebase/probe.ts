@@ -18,7 +18,7 @@ import {
   popcount,
 } from '@bagh/rules';
 import { MANIFEST_FILE, type Manifest, manifestSchema, SUMS_FILE, tierFile } from './files.js';
-import { GOAT_COUNT, TIER_COUNT, TIGER_COUNT, TierSpace } from './space.js';
+import { colexRank, emptyRank, GOAT_COUNT, TIER_COUNT, TIGER_COUNT, TIGER_SETS, TierSpace } from './space.js';
 
 export type TableResult = 'tiger' | 'goat' | 'draw';
 export interface TableVerdict {
@@ -50,6 +50,8 @@ export class TablebaseMissing extends Error {}
 /** Where the values come from: arrays in memory, or the files. */
 export interface TierReader {
   value(tier: number, index: number): number;
+  /** `count` values from `start`: a view of the array, or one read of the file (into `spare` if given). */
+  values(tier: number, start: number, count: number, spare?: Uint16Array): Uint16Array;
   close(): void;
 }
 
@@ -57,6 +59,9 @@ class ArrayReader implements TierReader {
   constructor(private readonly tiers: readonly Uint16Array[]) {}
   value(tier: number, index: number): number {
     return this.tiers[tier]![index]!;
+  }
+  values(tier: number, start: number, count: number): Uint16Array {
+    return this.tiers[tier]!.subarray(start, start + count);
   }
   close(): void {}
 }
@@ -69,6 +74,16 @@ class FileReader implements TierReader {
     if (readSync(this.fds[tier]!, this.buffer, 0, 2, index * 2) !== 2)
       throw new Error('tablebase: short read');
     return this.buffer[0]! | (this.buffer[1]! << 8);
+  }
+  values(tier: number, start: number, count: number, spare?: Uint16Array): Uint16Array {
+    const values = spare?.length === count ? spare : new Uint16Array(count);
+    const bytes = new Uint8Array(values.buffer);
+    for (let at = 0; at < bytes.length; ) {
+      const read = readSync(this.fds[tier]!, bytes, at, bytes.length - at, start * 2 + at);
+      if (read === 0) throw new Error('tablebase: short read');
+      at += read;
+    }
+    return values;
   }
   /** Closes the files (once: later calls do nothing). */
   close(): void {
@@ -198,6 +213,15 @@ export class Tablebase {
     );
   }
 
+  /**
+   * The stored values of every board of `tier` with the tigers of colex rank `tigerRank`, both
+   * sides to move: board `emptyRank` at 2 × emptyRank (+1 goats to move). Contiguous in the file.
+   */
+  tigerBlock(tier: number, tigerRank: number, spare?: Uint16Array): Uint16Array {
+    const space = SPACES[tier]!;
+    return this.reader.values(tier, tigerRank * space.emptySets * 2, space.emptySets * 2, spare);
+  }
+
   /** The value of the game's position and of each of its legal moves (R13: under its history). */
   analyse(game: Game): ProbeResult<TableAnswer> {
     if (game.variant !== 'bagh-chal') return failure('ERR_OUT_OF_TABLE', 'the table is for Bagh Chal');
@@ -306,6 +330,58 @@ export type BoardProbe = (
  * host hands the search (`useTableProbe(searchProbe(table))`).
  */
 export function searchProbe(table: Tablebase, bits = 16): BoardProbe {
+  return cachedProbe(
+    (tigers, goatMask, captured, goatToMove) => table.valueAt(tigers, goatMask, captured, goatToMove),
+    bits,
+  );
+}
+
+/**
+ * `table.valueAt` for a search that stays among a few tiger sets (the race search, race.ts): a
+ * goat move keeps the tiger set, so once a tiger set has missed the board cache `hot` times the
+ * probe reads all of its boards at once (`tigerBlock`: 84 B to 81 kB by tier) and keeps up to
+ * `budget` bytes of such blocks, the least recently used dropped first; a tiger set met seldom
+ * (the proof-number search's long lines) is read a board at a time. A race search of 60k nodes
+ * probes ~100k boards but only ~300–2,700 tiger sets.
+ */
+export function blockProbe(table: Tablebase, budget = 32 << 20, bits = 16, hot = 32): BoardProbe {
+  const blocks = new Map<number, Uint16Array>();
+  const misses = new Map<number, number>();
+  let bytes = 0;
+  return cachedProbe((tigers, goatMask, captured, goatToMove) => {
+    if (captured < 0 || captured >= table.winCaptures || popcount(tigers) !== TIGER_COUNT) return undefined;
+    if ((tigers & goatMask) !== 0 || popcount(goatMask) !== GOAT_COUNT - captured) return undefined;
+    const tigerRank = colexRank(tigers);
+    const key = captured * TIGER_SETS + tigerRank;
+    let block = blocks.get(key);
+    if (block === undefined) {
+      const count = (misses.get(key) ?? 0) + 1;
+      if (count < hot) {
+        if (misses.size >= 1 << 16) misses.clear();
+        misses.set(key, count);
+        return table.valueAt(tigers, goatMask, captured, goatToMove);
+      }
+      misses.delete(key);
+      const needed = SPACES[captured]!.emptySets * 4;
+      // The least recently used go first; one of the same tier lends its buffer (no garbage).
+      let spare: Uint16Array | undefined;
+      for (const [old, dropped] of blocks) {
+        if (bytes + needed <= budget) break;
+        blocks.delete(old);
+        bytes -= dropped.byteLength;
+        if (dropped.byteLength === needed) spare = dropped;
+      }
+      block = table.tigerBlock(captured, tigerRank, spare);
+      bytes += block.byteLength;
+    } else blocks.delete(key);
+    blocks.set(key, block);
+    const empty = ~(tigers | goatMask) & ((1 << 25) - 1);
+    return block[emptyRank(tigers, empty) * 2 + (goatToMove ? 1 : 0)];
+  }, bits);
+}
+
+/** `lookup` behind a direct-mapped cache of 2^bits boards. */
+function cachedProbe(lookup: BoardProbe, bits: number): BoardProbe {
   const size = 1 << bits;
   const keys = new Float64Array(size).fill(-1);
   const values = new Int32Array(size);
@@ -318,7 +394,7 @@ export function searchProbe(table: Tablebase, bits = 16): BoardProbe {
         (goatToMove ? 0x5bd1e995 : 0)) >>>
       (32 - bits);
     if (keys[slot] === key) return values[slot]! < 0 ? undefined : values[slot];
-    const value = table.valueAt(tigers, goatMask, captured, goatToMove);
+    const value = lookup(tigers, goatMask, captured, goatToMove);
     keys[slot] = key;
     values[slot] = value ?? -1;
     return value;

@@ -8,9 +8,10 @@
 import { createGame, type Game, makeMove, parsePosition, playMoveTexts } from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
+import { raceOracle } from './oracle.js';
 import type { BoardProbe } from './probe.js';
 import { Tablebase } from './probe.js';
-import { RACE_PROVEN, RaceSearch, raceOracle } from './race.js';
+import { RACE_PROVEN, RaceSearch } from './race.js';
 import { solveTier } from './solver.js';
 
 const table = Tablebase.fromArrays([solveTier(0, null)], 1);
@@ -59,7 +60,7 @@ describe('the race for unrepeated moves in a table draw (R13)', () => {
   });
 
   it('max plays the race’s winning move through the oracle the bot workers register', () => {
-    useMoveOracle(raceOracle(table, probe, 'race', { maxNodes: 5000 }));
+    useMoveOracle(raceOracle(table, 'race', { maxNodes: 5000 }));
     const choice = chooseMove(game, 'max', seededRandom(1), undefined, { maxNodes: 2000 });
     expect(choice && makeMove(choice.move)).toBe('e3-d2');
   });

@@ -19,18 +19,19 @@ import {
   type Move,
   type RepetitionTable,
   SearchBoard,
+  sameMove,
 } from '@bagh/rules';
 import { scoreRootMoves } from '../root-moves.js';
-import type { BoardProbe, Tablebase } from './probe.js';
+import type { BoardProbe } from './probe.js';
 
 /** Scores beyond RACE_PROVEN are races won (or lost) within the horizon. */
 export const RACE_WIN = 1_000_000;
 export const RACE_PROVEN = RACE_WIN - 10_000;
 const INFINITE = 2 * RACE_WIN;
 /** A move's outcome for the side that made it, as far as the table alone tells. */
-const DRAW = 0;
-const WON = 1;
-const LOST = -1;
+export const DRAW = 0;
+export const WON = 1;
+export const LOST = -1;
 
 export interface RaceLimits {
   readonly maxNodes: number;
@@ -39,14 +40,22 @@ export interface RaceLimits {
   readonly maxDepth?: number;
   /** What a goat captured is worth at the horizon, in drawing moves (to the tigers). */
   readonly captureWeight?: number;
+  /** The proof-number search first (oracle.ts): at most this many expansions; none when absent. */
+  readonly proofExpansions?: number;
 }
 
 /**
- * The bot workers' race: 60k nodes a move (20k lost 9 of 32 bench games where 60k lost 3, README),
- * about 4 times `max`'s 50k-node search (1.1 s against 0.27 s a position over 13 positions of a
- * bench game, load 10), at most 2 s; `max` does not search when the race names its move.
+ * The bot workers' race: first the proof-number search (prover.ts, 20k expansions, at most 40% of
+ * the time), then the race search, 150k nodes a move (with the prover, 150k lost 5 of 32 bench
+ * games where 60k lost 7, README), at most 2 s in all; `max` does not search when the race names
+ * its move.
  */
-export const RACE_LIMITS: RaceLimits = { maxNodes: 60_000, timeMs: 2_000, captureWeight: 4 };
+export const RACE_LIMITS: RaceLimits = {
+  maxNodes: 150_000,
+  timeMs: 2_000,
+  captureWeight: 4,
+  proofExpansions: 20_000,
+};
 
 export interface RaceResult {
   /** The moves that keep the table's draw (legal under R13), best first, each with its race score. */
@@ -77,14 +86,11 @@ export class RaceSearch {
    * The race from a Bagh Chal sliding-phase position the table calls a draw (null elsewhere, or
    * when no legal move keeps the draw). A move into a table win is a score of RACE_WIN.
    */
-  search(game: Game, limits: RaceLimits): RaceResult | null {
-    const { position } = game;
-    if (game.variant !== 'bagh-chal' || game.outcome || game.options.multiJump || position.goatsInHand > 0)
-      return null;
-    const board = new SearchBoard(game.variant, game.options, position);
-    if (this.probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove) !== 0) return null;
+  search(game: Game, limits: RaceLimits, excluded: readonly Move[] = []): RaceResult | null {
+    const board = raceBoard(game, this.probe);
+    if (board === null) return null;
     const history = historyOf(game).clone();
-    const drawing: Move[] = [];
+    let drawing: Move[] = [];
     for (const move of legalMoves(game)) {
       board.make(move);
       const outcome = this.outcome(board);
@@ -93,6 +99,8 @@ export class RaceSearch {
       if (outcome === DRAW) drawing.push(move);
     }
     if (drawing.length === 0) return null;
+    const kept = drawing.filter((move) => !excluded.some((other) => sameMove(move, other)));
+    if (kept.length > 0) drawing = kept;
     this.nodes = 0;
     this.maxNodes = limits.maxNodes;
     this.deadline =
@@ -150,18 +158,25 @@ export class RaceSearch {
     const moves = this.buffers[ply]!;
     const count = board.generatePacked(moves, 0);
     let draws = 0;
+    let capture = 0;
+    const captured = board.goatsCaptured;
     for (let i = 0; i < count; i++) {
       const m = moves[i]!;
       board.makePacked(m);
       const outcome = board.repeats(history) ? LOST : this.outcome(board);
+      const jump = board.goatsCaptured > captured;
       board.unmakePacked(m);
       if (outcome === WON) return RACE_WIN - ply - 1;
       // The drawing moves are kept at the front of the buffer (i ≥ draws, so nothing is lost).
-      if (outcome === DRAW) moves[draws++] = m;
+      if (outcome === DRAW) {
+        moves[draws++] = m;
+        if (jump) capture = 1;
+      }
     }
     if (draws === 0) return -(RACE_WIN - ply);
     if (depth <= 0) {
-      const material = this.captureWeight * board.goatsCaptured;
+      // A capture the tigers can make into a draw counts as made: the horizon must not hide it.
+      const material = this.captureWeight * (captured + capture);
       return draws - rivalDraws + (board.goatToMove ? -material : material);
     }
     const cutoffs = this.cutoffs[board.goatToMove ? 1 : 0]!;
@@ -206,41 +221,28 @@ export class RaceSearch {
     }
   }
 
-  /** What the move just made on `board` means for its maker by the table alone. */
   private outcome(board: SearchBoard): number {
-    if (board.tigersHaveWon() || board.goatsCaptured >= this.winCaptures) return WON;
-    const value = this.probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove);
-    if (value === undefined || value === 0) return DRAW;
-    // The side to move now wins iff its distance (value − 1) is odd.
-    return ((value - 1) & 1) === 1 ? LOST : WON;
+    return moveOutcome(board, this.probe, this.winCaptures);
   }
+}
+
+/** The board of a Bagh Chal sliding-phase position the table calls a draw, else null (no race). */
+export function raceBoard(game: Game, probe: BoardProbe): SearchBoard | null {
+  const { position } = game;
+  if (game.variant !== 'bagh-chal' || game.outcome || game.options.multiJump || position.goatsInHand > 0)
+    return null;
+  const board = new SearchBoard(game.variant, game.options, position);
+  return probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove) === 0 ? board : null;
+}
+
+/** What the move just made on `board` means for its maker by the table alone (WON, DRAW, LOST). */
+export function moveOutcome(board: SearchBoard, probe: BoardProbe, winCaptures: number): number {
+  if (board.tigersHaveWon() || board.goatsCaptured >= winCaptures) return WON;
+  const value = probe(board.tigers, board.goatMask, board.goatsCaptured, board.goatToMove);
+  if (value === undefined || value === 0) return DRAW;
+  // The side to move now wins iff its distance (value − 1) is odd.
+  return ((value - 1) & 1) === 1 ? LOST : WON;
 }
 
 /** A packed move's (from, to) in 0..1023 (the rules' `kind | from << 2 | to << 7`). */
 const moveKey = (m: number): number => (m >>> 2) & 1023;
-
-/** How the table side chooses among the table's drawing moves. */
-export type RacePolicy = 'race' | 'keep';
-
-/**
- * `max`'s oracle with the table (`useMoveOracle`): the table's fastest win where it has one;
- * in a table draw, 'race' plays the race search's best drawing move, 'keep' leaves `max`'s search
- * the drawing moves the race search did not prove lost; elsewhere (a table loss) nothing.
- */
-export function raceOracle(
-  table: Tablebase,
-  probe: BoardProbe,
-  policy: RacePolicy = 'race',
-  limits: RaceLimits = RACE_LIMITS,
-): (game: Game) => Move | readonly Move[] | null {
-  const race = new RaceSearch(probe, table.winCaptures);
-  return (game) => {
-    const wins = table.winningMoves(game);
-    if (wins.length > 0) return wins;
-    const result = race.search(game, limits);
-    if (result === null) return null;
-    if (policy === 'race') return result.scores[0]!.move;
-    const alive = result.scores.filter((s) => s.score > -RACE_PROVEN).map((s) => s.move);
-    return alive.length > 0 ? alive : result.scores.map((s) => s.move);
-  };
-}
