@@ -1,6 +1,7 @@
-import { createGame, legalMoves, makeMove, parsePosition, play, SearchBoard } from '@bagh/rules';
+import { createGame, legalMoves, MAX_MOVES, makeMove, parsePosition, play, SearchBoard } from '@bagh/rules';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goatsCramped, SPARE_SAFE_MOVES } from './evaluate.js';
+import { goatsCramped, SPARE_SAFE_MOVES, scanCaptures } from './evaluate.js';
 import {
   botMove,
   chooseMove,
@@ -16,7 +17,7 @@ import {
   soundOpening,
   WIN_SCORE,
 } from './index.js';
-import { gameAt } from './test-helpers.js';
+import { crowdedPoints, crowdedPosition, gameAt } from './test-helpers.js';
 
 /**
  * A one-ply search with every root move scored exactly, so what decides is what the horizon sees:
@@ -262,6 +263,47 @@ describe('goats short of safe moves (issue 21: max lost as goats in the sliding 
     expect(cramped('GGTGG/GG1TG/GTGTG/GGGGG/GGGGG g 0 0')).toBe(SPARE_SAFE_MOVES);
     // With goats in hand a placement is always at hand.
     expect(cramped('T3T/5/5/1G3/T3T g 19 0')).toBe(0);
+  });
+
+  /** goatsCramped by playing the moves out on the board: the definition the masks must match. */
+  function crampedByMoves(board: SearchBoard): number {
+    const safeSteps = (): number => {
+      const moves = new Int32Array(MAX_MOVES);
+      let safe = 0;
+      for (let i = 0, count = board.generatePacked(moves, 0); i < count; i++) {
+        board.makePacked(moves[i]!);
+        if (scanCaptures(board).threatened === 0) safe++;
+        board.unmakePacked(moves[i]!);
+      }
+      return Math.min(safe, SPARE_SAFE_MOVES);
+    };
+    if (board.goatToMove) return SPARE_SAFE_MOVES - safeSteps();
+    const moves = new Int32Array(MAX_MOVES);
+    let fewest = SPARE_SAFE_MOVES;
+    for (let i = 0, count = board.generatePacked(moves, 0); i < count; i++) {
+      if ((moves[i]! & 3) !== 1) continue; // the tigers' steps; their jumps are captures
+      board.makePacked(moves[i]!);
+      fewest = Math.min(fewest, safeSteps());
+      board.unmakePacked(moves[i]!);
+    }
+    return SPARE_SAFE_MOVES - fewest;
+  }
+
+  it.each([1, 2, 3, 4, 5])('matches the moves played out, %i empty points', (empty) => {
+    const seen = new Set<number>();
+    fc.assert(
+      fc.property(crowdedPoints(empty), ({ points, goatToMove }) => {
+        const game = gameAt('bagh-chal', crowdedPosition(points.slice(0, 4), points.slice(4), goatToMove));
+        const board = new SearchBoard(game.variant, game.options, game.position);
+        const count = goatsCramped(board);
+        seen.add(count);
+        expect(count).toBe(crampedByMoves(board));
+      }),
+      { numRuns: 3000, seed: empty },
+    );
+    // Both ends of the scale came up: the property was not checked on trivial positions only.
+    expect(seen).toContain(0);
+    expect(seen).toContain(SPARE_SAFE_MOVES);
   });
 
   // Positions of bench games where the goats' max on 50k nodes played a move the tablebase loses

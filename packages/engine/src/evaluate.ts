@@ -164,20 +164,16 @@ export function lockedIn(board: SearchBoard, threatened: number): number {
 /** Safe goat moves counted up to this many: past it the goats have moves to spare. */
 export const SPARE_SAFE_MOVES = 3;
 
-/** Whether a tiger can take a goat: by landing point, since once all are placed few are empty. */
-function jumpOpen(tigers: number, goats: number, empty: number, geometry: Geometry): boolean {
-  const { jumpOverBetween } = geometry;
-  for (let e = empty; e !== 0; e &= e - 1) {
-    const land = lowestPoint(e);
-    for (let tg = tigers; tg !== 0; tg &= tg - 1) {
-      const over = jumpOverBetween[lowestPoint(tg) * POINT_COUNT + land]!;
-      if (over >= 0 && ((goats >>> over) & 1) !== 0) return true;
-    }
-  }
-  return false;
-}
+/** Scratch for safeGoatSteps, by point: landings of jumps over it (empty) or onto it (threats). */
+const landingsOver = new Int32Array(POINT_COUNT);
+const oversOnto = new Int32Array(POINT_COUNT);
 
-/** The goat steps (at most `enough`) after which no tiger can take a goat, with these tigers. */
+/**
+ * The goat steps (counted up to `enough`) after which no tiger can take a goat, with these
+ * tigers: one pass over the tigers' jumps, then masks per empty point. A step g→e opens a jump
+ * over the stepped goat (into another empty point, or back onto g), over another goat onto g,
+ * or leaves one of the jumps already open (unless it lands on e or takes g).
+ */
 function safeGoatSteps(
   tigers: number,
   goatMask: number,
@@ -185,16 +181,38 @@ function safeGoatSteps(
   geometry: Geometry,
   enough: number,
 ): number {
-  const { neighbours } = geometry;
+  const { neighbours, jumpCount, jumpOver, jumpLand } = geometry;
+  for (let e = empty; e !== 0; e &= e - 1) {
+    const p = lowestPoint(e);
+    landingsOver[p] = 0;
+    oversOnto[p] = 0;
+  }
+  // Where a tiger lands jumping a goat, whether that point is empty or not.
+  let landings = 0;
+  for (let tg = tigers; tg !== 0; tg &= tg - 1) {
+    const from = lowestPoint(tg);
+    for (let i = 0; i < jumpCount[from]!; i++) {
+      const over = jumpOver[from * 8 + i]!;
+      const land = jumpLand[from * 8 + i]!;
+      if (((goatMask >>> over) & 1) !== 0) {
+        landings |= 1 << land;
+        oversOnto[land]! |= 1 << over;
+      } else if (((empty >>> over) & 1) !== 0) landingsOver[over]! |= 1 << land;
+    }
+  }
+  const open = landings & empty;
   let safe = 0;
   for (let e = empty; e !== 0; e &= e - 1) {
     const to = lowestPoint(e);
-    for (let g = neighbours[to]! & goatMask; g !== 0; g &= g - 1) {
-      const from = lowestPoint(g);
-      const goats = (goatMask & ~(1 << from)) | (1 << to);
-      if (!jumpOpen(tigers, goats, (empty & ~(1 << to)) | (1 << from), geometry) && ++safe >= enough)
-        return safe;
-    }
+    const overTo = landingsOver[to]!;
+    if ((overTo & empty) !== 0) continue;
+    let goats = neighbours[to]! & goatMask & ~overTo & ~landings;
+    // The open jumps not landing on `to` must all take the one goat that steps.
+    let overs = 0;
+    for (let l = open & ~(1 << to); l !== 0; l &= l - 1) overs |= oversOnto[lowestPoint(l)]!;
+    if (overs !== 0) goats &= (overs & (overs - 1)) === 0 ? overs : 0;
+    safe += popcount(goats);
+    if (safe >= enough) return enough;
   }
   return safe;
 }
