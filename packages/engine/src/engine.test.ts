@@ -1,7 +1,17 @@
-import { createGame, legalMoves, MAX_MOVES, makeMove, parsePosition, play, SearchBoard } from '@bagh/rules';
+import {
+  createGame,
+  GEOMETRIES,
+  legalMoves,
+  MAX_MOVES,
+  makeMove,
+  POINT_COUNT,
+  parsePosition,
+  play,
+  SearchBoard,
+} from '@bagh/rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goatsCramped, SPARE_SAFE_MOVES, scanCaptures } from './evaluate.js';
+import { exposedGoats, goatsCramped, SPARE_SAFE_MOVES, scanCaptures } from './evaluate.js';
 import {
   botMove,
   chooseMove,
@@ -248,6 +258,46 @@ describe('openings', () => {
 
   it('the goats search with their own weights', () => {
     expect(GOAT_WEIGHTS).not.toEqual(DEFAULT_WEIGHTS);
+  });
+});
+
+describe('goats on open lines', () => {
+  it('counts the goats between a point free of goats and an empty one, on a line', () => {
+    const { jumpOverBetween } = GEOMETRIES.alquerque;
+    const points = fc.record({
+      tigers: fc.uniqueArray(fc.integer({ min: 0, max: POINT_COUNT - 1 }), { minLength: 4, maxLength: 4 }),
+      goats: fc.array(fc.boolean(), { minLength: POINT_COUNT, maxLength: POINT_COUNT }),
+      goatToMove: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(points, ({ tigers, goats, goatToMove }) => {
+        let onBoard = 0;
+        const cell = (p: number) => {
+          if (tigers.includes(p)) return 'T';
+          if (!goats[p] || onBoard === 20) return '1';
+          onBoard++;
+          return 'G';
+        };
+        const rows = [4, 3, 2, 1, 0].map((r) =>
+          [0, 1, 2, 3, 4]
+            .map((c) => cell(r * 5 + c))
+            .join('')
+            .replace(/1+/g, (run) => String(run.length)),
+        );
+        const game = gameAt('bagh-chal', `${rows.join('/')} ${goatToMove ? 'g' : 't'} ${20 - onBoard} 0`);
+        const board = new SearchBoard(game.variant, game.options, game.position);
+        const isGoat = (p: number) => ((board.goatMask >>> p) & 1) === 1;
+        const exposed = new Set<number>();
+        for (let from = 0; from < POINT_COUNT; from++)
+          for (let land = 0; land < POINT_COUNT; land++) {
+            const over = jumpOverBetween[from * POINT_COUNT + land]!;
+            if (over >= 0 && !isGoat(from) && isGoat(over) && ((board.emptyMask >>> land) & 1) === 1)
+              exposed.add(over);
+          }
+        expect(exposedGoats(board)).toBe(exposed.size);
+      }),
+      { numRuns: 3000, seed: 21 },
+    );
   });
 });
 
