@@ -43,6 +43,7 @@ import {
   DEFAULT_WEIGHTS,
   evaluateForTigers,
   GOAT_WEIGHTS,
+  repeatedByEvaluation,
   scanCaptures,
   type Weights,
   WIN_SCORE,
@@ -497,7 +498,11 @@ export class Searcher {
     const moves = this.buffer(ply);
     const count = board.generatePacked(moves, 0);
     if (count === 0) return -(WIN_SCORE - ply);
-    const forTigers = evaluateForTigers(board, this.weights);
+    const forTigers = evaluateForTigers(board, this.weights, history);
+    // Under R13 the evaluation counts only steps that repeat no position: it depends on those it found repeated.
+    let evaluated = NO_DEPENDENCY;
+    for (const hash of repeatedByEvaluation) evaluated = Math.min(evaluated, this.repeatedPly(hash, ply));
+    this.dependency = evaluated;
     const standPat = board.goatToMove ? -forTigers : forTigers;
     // The goats' answers to a threat: cover a landing point, or step a threatened goat away.
     const { threatened, landings } = board.goatToMove ? scanCaptures(board) : NO_CAPTURES;
@@ -515,7 +520,7 @@ export class Searcher {
       if (standPat > alpha) alpha = standPat;
     }
     let legal = 0;
-    let dependency = NO_DEPENDENCY;
+    let dependency = evaluated;
     this.enterLine(board, ply);
     for (let i = 0; i < count && alpha < beta; i++) {
       const m = moves[i]!;
