@@ -276,6 +276,9 @@ let freshHistory: RepetitionTable | null = null;
  */
 export const repeatedByEvaluation: number[] = [];
 const STEP_CODE = 1;
+/** Board.repeats without its closure a call: all goats are placed and R13 is on here. */
+const freshKey = () => freshBoard!.exactKey();
+const repeated = (board: SearchBoard, history: RepetitionTable) => history.has(board.hash, freshKey);
 
 /** Of these goats' steps `d` points on, the ones that repeat no position (up to `enough`). */
 function freshSteps(goats: number, d: number, enough: number): number {
@@ -285,7 +288,7 @@ function freshSteps(goats: number, d: number, enough: number): number {
     const from = lowestPoint(g);
     const code = STEP_CODE | (from << 2) | ((from + d) << 7);
     board.makePacked(code);
-    if (board.repeats(freshHistory!)) repeatedByEvaluation.push(board.hash);
+    if (repeated(board, freshHistory!)) repeatedByEvaluation.push(board.hash);
     else fresh++;
     board.unmakePacked(code);
   }
@@ -319,7 +322,7 @@ export function goatsCramped(board: SearchBoard, history?: RepetitionTable): num
         if (r13) {
           const code = STEP_CODE | (from << 2) | (to << 7);
           board.makePacked(code);
-          if (board.repeats(history)) repeatedByEvaluation.push(board.hash);
+          if (repeated(board, history)) repeatedByEvaluation.push(board.hash);
           else
             fewest = Math.min(
               fewest,
