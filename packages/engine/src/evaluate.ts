@@ -7,7 +7,7 @@
  * opening (games lost 6 → 1 of 48). Features measured and dropped (no gain): tiger room, sealed
  * empty space, fork points, empty points a goat cannot enter (see issue 7's notes).
  */
-import { lowestPoint, POINT_COUNT, popcount, type RepetitionTable, type SearchBoard } from '@bagh/rules';
+import { lowestPoint, POINT_COUNT, popcount, type SearchBoard } from '@bagh/rules';
 
 export interface Weights {
   readonly capture: number;
@@ -234,7 +234,7 @@ function safeGoatSteps(
   }
   const movers = goatMask & ~landings;
   const targets = empty & ~exposedTo;
-  if (open === 0) return Math.min(stepsInto(targets, movers, stepFrom, enough), enough);
+  if (open === 0) return Math.min(stepsInto(targets, movers, stepFrom), enough);
   // The open jumps not landing on the step's point must all take the one goat that steps.
   let safe = 0;
   for (let e = targets; e !== 0 && safe < enough; e &= e - 1) {
@@ -243,56 +243,21 @@ function safeGoatSteps(
     for (let k = 0; k < 4; k++)
       overs |= (oversBy[2 * k]! & ~(to >>> SHIFTS[k]!)) | (oversBy[2 * k + 1]! & ~(to << SHIFTS[k]!));
     const from = overs === 0 ? movers : (overs & (overs - 1)) === 0 ? movers & overs : 0;
-    if (from !== 0) safe += stepsInto(to, from, stepFrom, enough - safe);
+    if (from !== 0) safe += stepsInto(to, from, stepFrom);
   }
   return Math.min(safe, enough);
 }
 
-/**
- * Steps from `from` into `to` after which no tiger beyond the goat takes it back onto where it came
- * from; under R13 only the ones that repeat no position, counted up to `enough`.
- */
-function stepsInto(to: number, from: number, stepFrom: Int32Array, enough: number): number {
+/** Steps from `from` into `to` after which no tiger beyond the goat takes it back onto where it came from. */
+function stepsInto(to: number, from: number, stepFrom: Int32Array): number {
   let steps = 0;
-  for (let k = 0; k < 4 && steps < enough; k++) {
+  for (let k = 0; k < 4; k++) {
     const d = SHIFTS[k]!;
-    const up = from & stepFrom[2 * k]! & ((to & ~tigerBehind[2 * k + 1]!) >>> d);
-    const down = from & stepFrom[2 * k + 1]! & ((to & ~tigerBehind[2 * k]!) << d);
-    if (freshBoard === null) steps += popcount(up) + popcount(down);
-    else {
-      steps += freshSteps(up, d, enough - steps);
-      if (steps < enough) steps += freshSteps(down, -d, enough - steps);
-    }
+    steps +=
+      popcount(from & stepFrom[2 * k]! & ((to & ~tigerBehind[2 * k + 1]!) >>> d)) +
+      popcount(from & stepFrom[2 * k + 1]! & ((to & ~tigerBehind[2 * k]!) << d));
   }
   return steps;
-}
-
-/** Under R13, the board and the positions (game and searched line) a safe step may not repeat. */
-let freshBoard: SearchBoard | null = null;
-let freshHistory: RepetitionTable | null = null;
-/**
- * The hashes of the positions the last evaluation found repeated (R13): its score depends on
- * them, and the search must know when they lie on the searched line.
- */
-export const repeatedByEvaluation: number[] = [];
-const STEP_CODE = 1;
-/** Board.repeats without its closure a call: all goats are placed and R13 is on here. */
-const freshKey = () => freshBoard!.exactKey();
-const repeated = (board: SearchBoard, history: RepetitionTable) => history.has(board.hash, freshKey);
-
-/** Of these goats' steps `d` points on, the ones that repeat no position (up to `enough`). */
-function freshSteps(goats: number, d: number, enough: number): number {
-  const board = freshBoard!;
-  let fresh = 0;
-  for (let g = goats; g !== 0 && fresh < enough; g &= g - 1) {
-    const from = lowestPoint(g);
-    const code = STEP_CODE | (from << 2) | ((from + d) << 7);
-    board.makePacked(code);
-    if (repeated(board, freshHistory!)) repeatedByEvaluation.push(board.hash);
-    else fresh++;
-    board.unmakePacked(code);
-  }
-  return fresh;
 }
 
 /**
@@ -302,51 +267,28 @@ function freshSteps(goats: number, d: number, enough: number): number {
  * can step to leave them few: the draw-keeping move left more safe moves after the tigers' best
  * step than a losing one in 71% of pairs and fewer in 9% (sliding-phase positions of bench games).
  */
-export function goatsCramped(board: SearchBoard, history?: RepetitionTable): number {
+export function goatsCramped(board: SearchBoard): number {
   const { goatMask } = board;
   // Stacks (Bagh Guti) stay put when their top goat steps: the count below is for single goats.
   if (board.goatsInHand > 0 || board.goatsOnBoard !== popcount(goatMask)) return 0;
   const empty = board.emptyMask;
   const directions = directionsOf(board.geometry);
-  // Under R13 a step that repeats a position of the game or of the searched line is no move.
-  const r13 = history !== undefined && board.noRepeat;
-  freshBoard = r13 ? board : null;
-  freshHistory = r13 ? history : null;
+  if (board.goatToMove)
+    return SPARE_SAFE_MOVES - safeGoatSteps(board.tigers, goatMask, empty, directions, SPARE_SAFE_MOVES);
   let fewest = SPARE_SAFE_MOVES;
-  if (board.goatToMove) fewest = safeGoatSteps(board.tigers, goatMask, empty, directions, SPARE_SAFE_MOVES);
-  else
-    for (let tg = board.tigers; tg !== 0 && fewest > 0; tg &= tg - 1) {
-      const from = lowestPoint(tg);
-      for (let step = board.geometry.neighbours[from]! & empty; step !== 0 && fewest > 0; step &= step - 1) {
-        const to = lowestPoint(step);
-        if (r13) {
-          const code = STEP_CODE | (from << 2) | (to << 7);
-          board.makePacked(code);
-          if (repeated(board, history)) repeatedByEvaluation.push(board.hash);
-          else
-            fewest = Math.min(
-              fewest,
-              safeGoatSteps(board.tigers, goatMask, board.emptyMask, directions, fewest),
-            );
-          board.unmakePacked(code);
-          continue;
-        }
-        const tigers = (board.tigers & ~(1 << from)) | (1 << to);
-        const left = (empty & ~(1 << to)) | (1 << from);
-        fewest = Math.min(fewest, safeGoatSteps(tigers, goatMask, left, directions, fewest));
-      }
+  for (let tg = board.tigers; tg !== 0 && fewest > 0; tg &= tg - 1) {
+    const from = lowestPoint(tg);
+    for (let step = board.geometry.neighbours[from]! & empty; step !== 0 && fewest > 0; step &= step - 1) {
+      const to = lowestPoint(step);
+      const tigers = (board.tigers & ~(1 << from)) | (1 << to);
+      const left = (empty & ~(1 << to)) | (1 << from);
+      fewest = Math.min(fewest, safeGoatSteps(tigers, goatMask, left, directions, fewest));
     }
-  freshBoard = null;
-  freshHistory = null;
+  }
   return SPARE_SAFE_MOVES - fewest;
 }
 
-export function evaluateForTigers(
-  board: SearchBoard,
-  weights: Weights = DEFAULT_WEIGHTS,
-  history?: RepetitionTable,
-): number {
-  repeatedByEvaluation.length = 0;
+export function evaluateForTigers(board: SearchBoard, weights: Weights = DEFAULT_WEIGHTS): number {
   const { neighbours, jumpCount, jumpOver, jumpLand } = board.geometry;
   const empty = board.emptyMask;
   let mobility = 0;
@@ -368,7 +310,7 @@ export function evaluateForTigers(
   const exposed = weights.exposedGoat === 0 ? 0 : exposedGoats(board);
   const central = weights.centralTiger === 0 ? 0 : popcount(board.tigers & centralPoints(board.geometry));
   const locked = weights.lockedRace === 0 ? 0 : lockedIn(board, threatened);
-  const cramped = weights.crampedGoats === 0 ? 0 : goatsCramped(board, history);
+  const cramped = weights.crampedGoats === 0 ? 0 : goatsCramped(board);
   // Far from the win, captures are worth the same; the last ones are worth more.
   const toWin = Math.max(goatsToWin(board), 1);
   return (

@@ -43,7 +43,6 @@ import {
   DEFAULT_WEIGHTS,
   evaluateForTigers,
   GOAT_WEIGHTS,
-  repeatedByEvaluation,
   scanCaptures,
   type Weights,
   WIN_SCORE,
@@ -498,11 +497,7 @@ export class Searcher {
     const moves = this.buffer(ply);
     const count = board.generatePacked(moves, 0);
     if (count === 0) return -(WIN_SCORE - ply);
-    const forTigers = evaluateForTigers(board, this.weights, history);
-    // Under R13 the evaluation counts only steps that repeat no position: it depends on those it found repeated.
-    let evaluated = NO_DEPENDENCY;
-    for (const hash of repeatedByEvaluation) evaluated = Math.min(evaluated, this.repeatedPly(hash, ply));
-    this.dependency = evaluated;
+    const forTigers = evaluateForTigers(board, this.weights);
     const standPat = board.goatToMove ? -forTigers : forTigers;
     // The goats' answers to a threat: cover a landing point, or step a threatened goat away.
     const { threatened, landings } = board.goatToMove ? scanCaptures(board) : NO_CAPTURES;
@@ -520,7 +515,7 @@ export class Searcher {
       if (standPat > alpha) alpha = standPat;
     }
     let legal = 0;
-    let dependency = evaluated;
+    let dependency = NO_DEPENDENCY;
     this.enterLine(board, ply);
     for (let i = 0; i < count && alpha < beta; i++) {
       const m = moves[i]!;
