@@ -31,7 +31,7 @@ export interface Weights {
    * another keeps the draw, max on 20k nodes kept it in 1,581 of 1,644 with 0; with capture 60,
    * 1,602 with 40, 1,608 with 80, 1,606 with 140; with capture 120, 1,604 with 80, 1,611 with 160.
    * Against old max on 50k nodes, 160 against 80: openings as goats 27-1-20 against 26-2-20,
-   * locked starts as goats 9-1-10 against 6-1-13.
+   * locked starts as goats 9-1-10 against 6-1-13; 240: 28-5-15 and 8-2-10.
    */
   readonly crampedGoats: number;
 }
@@ -65,7 +65,7 @@ export const GOAT_WEIGHTS: Weights = {
   exposedGoat: 10,
   centralTiger: 30,
   lockedRace: 0,
-  crampedGoats: 160,
+  crampedGoats: 240,
 };
 
 export const WIN_SCORE = 100_000;
