@@ -31,7 +31,8 @@ export interface Weights {
    * another keeps the draw, max on 20k nodes kept it in 1,581 of 1,644 with 0; with capture 60,
    * 1,602 with 40, 1,608 with 80, 1,606 with 140; with capture 120, 1,604 with 80, 1,611 with 160.
    * Against old max on 50k nodes, 160 against 80: openings as goats 27-1-20 against 26-2-20,
-   * locked starts as goats 9-1-10 against 6-1-13; 240: 28-5-15 and 8-2-10.
+   * locked starts as goats 9-1-10 against 6-1-13; 240: 28-5-15 and 8-2-10 (on 20k nodes 20-4-24
+   * and 9-0-11 against 26-1-21 and 8-0-12: noise), 320: 25-4-19 and 9-0-11.
    */
   readonly crampedGoats: number;
 }
@@ -65,7 +66,7 @@ export const GOAT_WEIGHTS: Weights = {
   exposedGoat: 10,
   centralTiger: 30,
   lockedRace: 0,
-  crampedGoats: 240,
+  crampedGoats: 160,
 };
 
 export const WIN_SCORE = 100_000;
