@@ -1,6 +1,17 @@
-import { createGame, legalMoves, makeMove, parsePosition, play, SearchBoard } from '@bagh/rules';
+import {
+  createGame,
+  GEOMETRIES,
+  legalMoves,
+  MAX_MOVES,
+  makeMove,
+  POINT_COUNT,
+  parsePosition,
+  play,
+  SearchBoard,
+} from '@bagh/rules';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goatsCramped, SPARE_SAFE_MOVES } from './evaluate.js';
+import { exposedGoats, goatsCramped, SPARE_SAFE_MOVES, scanCaptures } from './evaluate.js';
 import {
   botMove,
   chooseMove,
@@ -16,7 +27,7 @@ import {
   soundOpening,
   WIN_SCORE,
 } from './index.js';
-import { gameAt } from './test-helpers.js';
+import { crowdedPoints, crowdedPosition, gameAt } from './test-helpers.js';
 
 /**
  * A one-ply search with every root move scored exactly, so what decides is what the horizon sees:
@@ -250,6 +261,46 @@ describe('openings', () => {
   });
 });
 
+describe('goats on open lines', () => {
+  it('counts the goats between a point free of goats and an empty one, on a line', () => {
+    const { jumpOverBetween } = GEOMETRIES.alquerque;
+    const points = fc.record({
+      tigers: fc.uniqueArray(fc.integer({ min: 0, max: POINT_COUNT - 1 }), { minLength: 4, maxLength: 4 }),
+      goats: fc.array(fc.boolean(), { minLength: POINT_COUNT, maxLength: POINT_COUNT }),
+      goatToMove: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(points, ({ tigers, goats, goatToMove }) => {
+        let onBoard = 0;
+        const cell = (p: number) => {
+          if (tigers.includes(p)) return 'T';
+          if (!goats[p] || onBoard === 20) return '1';
+          onBoard++;
+          return 'G';
+        };
+        const rows = [4, 3, 2, 1, 0].map((r) =>
+          [0, 1, 2, 3, 4]
+            .map((c) => cell(r * 5 + c))
+            .join('')
+            .replace(/1+/g, (run) => String(run.length)),
+        );
+        const game = gameAt('bagh-chal', `${rows.join('/')} ${goatToMove ? 'g' : 't'} ${20 - onBoard} 0`);
+        const board = new SearchBoard(game.variant, game.options, game.position);
+        const isGoat = (p: number) => ((board.goatMask >>> p) & 1) === 1;
+        const exposed = new Set<number>();
+        for (let from = 0; from < POINT_COUNT; from++)
+          for (let land = 0; land < POINT_COUNT; land++) {
+            const over = jumpOverBetween[from * POINT_COUNT + land]!;
+            if (over >= 0 && !isGoat(from) && isGoat(over) && ((board.emptyMask >>> land) & 1) === 1)
+              exposed.add(over);
+          }
+        expect(exposedGoats(board)).toBe(exposed.size);
+      }),
+      { numRuns: 3000, seed: 21 },
+    );
+  });
+});
+
 describe('goats short of safe moves (issue 21: max lost as goats in the sliding phase)', () => {
   const cramped = (position: string) => {
     const game = gameAt('bagh-chal', position);
@@ -262,6 +313,47 @@ describe('goats short of safe moves (issue 21: max lost as goats in the sliding 
     expect(cramped('GGTGG/GG1TG/GTGTG/GGGGG/GGGGG g 0 0')).toBe(SPARE_SAFE_MOVES);
     // With goats in hand a placement is always at hand.
     expect(cramped('T3T/5/5/1G3/T3T g 19 0')).toBe(0);
+  });
+
+  /** goatsCramped by playing the moves out on the board: the definition the masks must match. */
+  function crampedByMoves(board: SearchBoard): number {
+    const safeSteps = (): number => {
+      const moves = new Int32Array(MAX_MOVES);
+      let safe = 0;
+      for (let i = 0, count = board.generatePacked(moves, 0); i < count; i++) {
+        board.makePacked(moves[i]!);
+        if (scanCaptures(board).threatened === 0) safe++;
+        board.unmakePacked(moves[i]!);
+      }
+      return Math.min(safe, SPARE_SAFE_MOVES);
+    };
+    if (board.goatToMove) return SPARE_SAFE_MOVES - safeSteps();
+    const moves = new Int32Array(MAX_MOVES);
+    let fewest = SPARE_SAFE_MOVES;
+    for (let i = 0, count = board.generatePacked(moves, 0); i < count; i++) {
+      if ((moves[i]! & 3) !== 1) continue; // the tigers' steps; their jumps are captures
+      board.makePacked(moves[i]!);
+      fewest = Math.min(fewest, safeSteps());
+      board.unmakePacked(moves[i]!);
+    }
+    return SPARE_SAFE_MOVES - fewest;
+  }
+
+  it.each([1, 2, 3, 4, 5])('matches the moves played out, %i empty points', (empty) => {
+    const seen = new Set<number>();
+    fc.assert(
+      fc.property(crowdedPoints(empty), ({ points, goatToMove }) => {
+        const game = gameAt('bagh-chal', crowdedPosition(points.slice(0, 4), points.slice(4), goatToMove));
+        const board = new SearchBoard(game.variant, game.options, game.position);
+        const count = goatsCramped(board);
+        seen.add(count);
+        expect(count).toBe(crampedByMoves(board));
+      }),
+      { numRuns: 3000, seed: empty },
+    );
+    // Both ends of the scale came up: the property was not checked on trivial positions only.
+    expect(seen).toContain(0);
+    expect(seen).toContain(SPARE_SAFE_MOVES);
   });
 
   // Positions of bench games where the goats' max on 50k nodes played a move the tablebase loses

@@ -7,7 +7,7 @@
  * opening (games lost 6 → 1 of 48). Features measured and dropped (no gain): tiger room, sealed
  * empty space, fork points, empty points a goat cannot enter (see issue 7's notes).
  */
-import { ALL_POINTS_MASK, lowestPoint, POINT_COUNT, popcount, type SearchBoard } from '@bagh/rules';
+import { lowestPoint, POINT_COUNT, popcount, type SearchBoard } from '@bagh/rules';
 
 export interface Weights {
   readonly capture: number;
@@ -31,7 +31,8 @@ export interface Weights {
    * another keeps the draw, max on 20k nodes kept it in 1,581 of 1,644 with 0; with capture 60,
    * 1,602 with 40, 1,608 with 80, 1,606 with 140; with capture 120, 1,604 with 80, 1,611 with 160.
    * Against old max on 50k nodes, 160 against 80: openings as goats 27-1-20 against 26-2-20,
-   * locked starts as goats 9-1-10 against 6-1-13.
+   * locked starts as goats 9-1-10 against 6-1-13; 240: 28-5-15 and 8-2-10 (on 20k nodes 20-4-24
+   * and 9-0-11 against 26-1-21 and 8-0-12: noise), 320: 25-4-19 and 9-0-11.
    */
   readonly crampedGoats: number;
 }
@@ -123,21 +124,6 @@ function centralPoints(geometry: Geometry): number {
   return mask;
 }
 
-/** Goats on a line a tiger could use: the point on one side is free of goats, the other empty. */
-function exposedGoats(board: SearchBoard): number {
-  const { jumpCount, jumpOver, jumpLand } = board.geometry;
-  const empty = board.emptyMask;
-  let open = 0;
-  for (let from = ~board.goatMask & ALL_POINTS_MASK; from !== 0; from &= from - 1) {
-    const p = lowestPoint(from);
-    for (let i = 0; i < jumpCount[p]!; i++) {
-      const over = jumpOver[p * 8 + i]!;
-      if (((board.goatMask >>> over) & (empty >>> jumpLand[p * 8 + i]!) & 1) !== 0) open |= 1 << over;
-    }
-  }
-  return popcount(open);
-}
-
 /** Tigers with fewer free points than this around them, and nothing to take, are locked in. */
 export const LOCKED_ROOM = 3;
 
@@ -164,39 +150,115 @@ export function lockedIn(board: SearchBoard, threatened: number): number {
 /** Safe goat moves counted up to this many: past it the goats have moves to spare. */
 export const SPARE_SAFE_MOVES = 3;
 
-/** Whether a tiger can take a goat: by landing point, since once all are placed few are empty. */
-function jumpOpen(tigers: number, goats: number, empty: number, geometry: Geometry): boolean {
-  const { jumpOverBetween } = geometry;
-  for (let e = empty; e !== 0; e &= e - 1) {
-    const land = lowestPoint(e);
-    for (let tg = tigers; tg !== 0; tg &= tg - 1) {
-      const over = jumpOverBetween[lowestPoint(tg) * POINT_COUNT + land]!;
-      if (over >= 0 && ((goats >>> over) & 1) !== 0) return true;
-    }
+/** Per direction, each of +1, +5, +6, +4 (the difference of the points' numbers) then its opposite. */
+const SHIFTS = [1, 5, 6, 4] as const;
+
+/** Where a step, or a jump, can start, by direction (2k: +SHIFTS[k], 2k + 1: −SHIFTS[k]). */
+interface Directions {
+  readonly stepFrom: Int32Array;
+  readonly jumpFrom: Int32Array;
+}
+const directionTables = new WeakMap<Geometry, Directions>();
+
+function directionsOf(geometry: Geometry): Directions {
+  let tables = directionTables.get(geometry);
+  if (tables === undefined) {
+    const stepFrom = new Int32Array(8);
+    const jumpFrom = new Int32Array(8);
+    for (let p = 0; p < POINT_COUNT; p++)
+      for (let k = 0; k < 8; k++) {
+        const d = (k & 1) === 0 ? SHIFTS[k >> 1]! : -SHIFTS[k >> 1]!;
+        const q = p + d;
+        if (q < 0 || q >= POINT_COUNT || ((geometry.neighbours[p]! >>> q) & 1) === 0) continue;
+        stepFrom[k]! |= 1 << p;
+        if (geometry.jumpOverBetween[p * POINT_COUNT + q + d] === q) jumpFrom[k]! |= 1 << p;
+      }
+    tables = { stepFrom, jumpFrom };
+    directionTables.set(geometry, tables);
   }
-  return false;
+  return tables;
 }
 
-/** The goat steps (at most `enough`) after which no tiger can take a goat, with these tigers. */
+/** Scratch for safeGoatSteps, by direction: goats a tiger could take that way; empty points a tiger could jump that way. */
+const oversBy = new Int32Array(8);
+const tigerBehind = new Int32Array(8);
+
+/** Goats on a line a tiger could use: the point on one side is free of goats, the other empty. */
+export function exposedGoats(board: SearchBoard): number {
+  const { jumpFrom } = directionsOf(board.geometry);
+  const { goatMask } = board;
+  const free = ~goatMask;
+  const empty = board.emptyMask;
+  let open = 0;
+  for (let k = 0; k < 4; k++) {
+    const d = SHIFTS[k]!;
+    open |=
+      (((free & jumpFrom[2 * k]!) << d) & (empty >>> d)) |
+      (((free & jumpFrom[2 * k + 1]!) >>> d) & (empty << d));
+  }
+  return popcount(open & goatMask);
+}
+
+/**
+ * The goat steps (at most `enough`) after which no tiger can take a goat, with these tigers, by
+ * bit masks per direction. A step g→e opens a jump over the stepped goat (into another empty
+ * point, or back onto g), over another goat onto g, or leaves one of the jumps already open
+ * (unless it lands on e or takes g).
+ */
 function safeGoatSteps(
   tigers: number,
   goatMask: number,
   empty: number,
-  geometry: Geometry,
+  { stepFrom, jumpFrom }: Directions,
   enough: number,
 ): number {
-  const { neighbours } = geometry;
-  let safe = 0;
-  for (let e = empty; e !== 0; e &= e - 1) {
-    const to = lowestPoint(e);
-    for (let g = neighbours[to]! & goatMask; g !== 0; g &= g - 1) {
-      const from = lowestPoint(g);
-      const goats = (goatMask & ~(1 << from)) | (1 << to);
-      if (!jumpOpen(tigers, goats, (empty & ~(1 << to)) | (1 << from), geometry) && ++safe >= enough)
-        return safe;
-    }
+  // Where a tiger lands jumping a goat, empty or not; empty points where a goat stepping in is
+  // taken into another empty point; where the open jumps land.
+  let landings = 0;
+  let exposedTo = 0;
+  let open = 0;
+  for (let k = 0; k < 4; k++) {
+    const d = SHIFTS[k]!;
+    const up = (tigers & jumpFrom[2 * k]!) << d;
+    const down = (tigers & jumpFrom[2 * k + 1]!) >>> d;
+    const emptyUp = empty >>> d;
+    const emptyDown = empty << d;
+    landings |= ((up & goatMask) << d) | ((down & goatMask) >>> d);
+    exposedTo |= (up & emptyUp) | (down & emptyDown);
+    const oversUp = up & goatMask & emptyUp;
+    const oversDown = down & goatMask & emptyDown;
+    oversBy[2 * k] = oversUp;
+    oversBy[2 * k + 1] = oversDown;
+    open |= (oversUp << d) | (oversDown >>> d);
+    tigerBehind[2 * k] = up & empty;
+    tigerBehind[2 * k + 1] = down & empty;
   }
-  return safe;
+  const movers = goatMask & ~landings;
+  const targets = empty & ~exposedTo;
+  if (open === 0) return Math.min(stepsInto(targets, movers, stepFrom), enough);
+  // The open jumps not landing on the step's point must all take the one goat that steps.
+  let safe = 0;
+  for (let e = targets; e !== 0 && safe < enough; e &= e - 1) {
+    const to = e & -e;
+    let overs = 0;
+    for (let k = 0; k < 4; k++)
+      overs |= (oversBy[2 * k]! & ~(to >>> SHIFTS[k]!)) | (oversBy[2 * k + 1]! & ~(to << SHIFTS[k]!));
+    const from = overs === 0 ? movers : (overs & (overs - 1)) === 0 ? movers & overs : 0;
+    if (from !== 0) safe += stepsInto(to, from, stepFrom);
+  }
+  return Math.min(safe, enough);
+}
+
+/** Steps from `from` into `to` after which no tiger beyond the goat takes it back onto where it came from. */
+function stepsInto(to: number, from: number, stepFrom: Int32Array): number {
+  let steps = 0;
+  for (let k = 0; k < 4; k++) {
+    const d = SHIFTS[k]!;
+    steps +=
+      popcount(from & stepFrom[2 * k]! & ((to & ~tigerBehind[2 * k + 1]!) >>> d)) +
+      popcount(from & stepFrom[2 * k + 1]! & ((to & ~tigerBehind[2 * k]!) << d));
+  }
+  return steps;
 }
 
 /**
@@ -207,20 +269,21 @@ function safeGoatSteps(
  * step than a losing one in 71% of pairs and fewer in 9% (sliding-phase positions of bench games).
  */
 export function goatsCramped(board: SearchBoard): number {
-  const { geometry, goatMask } = board;
+  const { goatMask } = board;
   // Stacks (Bagh Guti) stay put when their top goat steps: the count below is for single goats.
   if (board.goatsInHand > 0 || board.goatsOnBoard !== popcount(goatMask)) return 0;
   const empty = board.emptyMask;
+  const directions = directionsOf(board.geometry);
   if (board.goatToMove)
-    return SPARE_SAFE_MOVES - safeGoatSteps(board.tigers, goatMask, empty, geometry, SPARE_SAFE_MOVES);
+    return SPARE_SAFE_MOVES - safeGoatSteps(board.tigers, goatMask, empty, directions, SPARE_SAFE_MOVES);
   let fewest = SPARE_SAFE_MOVES;
   for (let tg = board.tigers; tg !== 0 && fewest > 0; tg &= tg - 1) {
     const from = lowestPoint(tg);
-    for (let step = geometry.neighbours[from]! & empty; step !== 0 && fewest > 0; step &= step - 1) {
+    for (let step = board.geometry.neighbours[from]! & empty; step !== 0 && fewest > 0; step &= step - 1) {
       const to = lowestPoint(step);
       const tigers = (board.tigers & ~(1 << from)) | (1 << to);
       const left = (empty & ~(1 << to)) | (1 << from);
-      fewest = Math.min(fewest, safeGoatSteps(tigers, goatMask, left, geometry, fewest));
+      fewest = Math.min(fewest, safeGoatSteps(tigers, goatMask, left, directions, fewest));
     }
   }
   return SPARE_SAFE_MOVES - fewest;

@@ -37,6 +37,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import {
   chooseMove,
   everySoundOpening,
+  GOAT_WEIGHTS,
   LEVEL_SETTINGS,
   LEVELS,
   type Level,
@@ -45,6 +46,7 @@ import {
   soundOpening,
   useMoveOracle,
   useTableProbe,
+  type Weights,
 } from '@bagh/engine';
 import { searchProbe, Tablebase } from '@bagh/engine/tablebase';
 import { createGame, type Game, legalMoves, type Move, makeMove, parsePosition, play } from '@bagh/rules';
@@ -132,7 +134,7 @@ function playMatch(match: Match): Played {
         ? moves[Math.floor(random() * moves.length)]!
         : player === 'old-max'
           ? baselines[side].search(game, { ...LEVEL_SETTINGS.max.limits, ...limits }).move!
-          : chooseMove(game, player, random, searchers[side], limits)!.move;
+          : chooseMove(game, player, random, searchers[side], { ...limits, ...trialWeights(game) })!.move;
     const played = play(game, move);
     if (!played.ok) throw new Error(played.error.message);
     game = played.value;
@@ -144,6 +146,18 @@ function playMatch(match: Match): Played {
     captures: game.position.goatsCaptured,
     moves: game.moves.map(makeMove).join(' '),
   };
+}
+
+/**
+ * BENCH_GOAT_WEIGHTS='{"crampedGoats":200}': new max's goats search with those of GOAT_WEIGHTS
+ * changed (to try weights before they ship); with BENCH_GOAT_WEIGHTS_SLIDING=1 only once all
+ * goats are placed.
+ */
+function trialWeights(game: Game): { weights?: Weights } {
+  const trial = process.env.BENCH_GOAT_WEIGHTS;
+  if (trial === undefined || game.position.toMove !== 'goat') return {};
+  if (process.env.BENCH_GOAT_WEIGHTS_SLIDING === '1' && game.position.goatsInHand > 0) return {};
+  return { weights: { ...GOAT_WEIGHTS, ...(JSON.parse(trial) as Partial<Weights>) } };
 }
 
 function playOpening(moves: readonly Move[], from: Game = startGame()): Game {

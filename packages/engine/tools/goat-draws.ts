@@ -4,10 +4,12 @@
  * bench's BENCH_RESULTS), every sliding-phase position with the goats to move that the table
  * calls a draw and where some legal move (R13 under the game's history) loses; max searches each
  * on GOAT_DRAWS_NODES nodes (default 20k) with its level's limits, no clock, and the tool prints
- * how many of its moves keep the draw. GOAT_DRAWS_STEP=4 takes every 4th position.
+ * how many of its moves keep the draw. GOAT_DRAWS_STEP=4 takes every 4th position;
+ * GOAT_DRAWS_WEIGHTS='{"crampedGoats":200}' searches with those of GOAT_WEIGHTS changed;
+ * GOAT_DRAWS_LIST=1 prints each miss (position, move played, the moves that keep the draw).
  */
 import { readFileSync } from 'node:fs';
-import { LEVEL_SETTINGS, Searcher } from '@bagh/engine';
+import { GOAT_WEIGHTS, LEVEL_SETTINGS, Searcher } from '@bagh/engine';
 import { Tablebase } from '@bagh/engine/tablebase';
 import { createGame, type Game, makeMove, makePosition, playMoveTexts } from '@bagh/rules';
 import { z } from 'zod';
@@ -18,12 +20,14 @@ const args = z
     files: z.array(z.string().min(1)).min(1),
     nodes: z.coerce.number().int().min(1),
     step: z.coerce.number().int().min(1),
+    weights: z.record(z.string(), z.number()),
   })
   .parse({
     dir: process.env.TABLEBASE_DIR,
     files: process.argv.slice(2),
     nodes: process.env.GOAT_DRAWS_NODES ?? 20_000,
     step: process.env.GOAT_DRAWS_STEP ?? 1,
+    weights: JSON.parse(process.env.GOAT_DRAWS_WEIGHTS ?? '{}'),
   });
 /** A game as the bench writes it; locked starts begin elsewhere and are left out. */
 const gameLine = z.object({ kind: z.enum(['opening', 'locked']), moves: z.string() });
@@ -65,10 +69,20 @@ let kept = 0;
 let searched = 0;
 for (let i = 0; i < critical.length; i += args.step) {
   const { moves, keep } = critical[i]!;
-  const limits = { ...LEVEL_SETTINGS.max.limits, timeMs: undefined, maxNodes: args.nodes };
+  const limits = {
+    ...LEVEL_SETTINGS.max.limits,
+    timeMs: undefined,
+    maxNodes: args.nodes,
+    weights: { ...GOAT_WEIGHTS, ...args.weights },
+  };
   const result = new Searcher().search(replay(moves), limits);
   searched++;
-  if (keep.includes(makeMove(result.move!))) kept++;
+  const move = makeMove(result.move!);
+  if (keep.includes(move)) kept++;
+  else if (process.env.GOAT_DRAWS_LIST === '1')
+    console.log(
+      `${makePosition(replay(moves).position)} ply ${moves.length}: ${move}, keeps ${keep.join(' ')}`,
+    );
 }
 console.log(
   `${critical.length} positions where a goat move loses a table draw; max on ${args.nodes.toLocaleString('en-US')} nodes kept the draw in ${kept} of ${searched} searched (every ${args.step}), missed ${searched - kept}`,
