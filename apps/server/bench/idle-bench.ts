@@ -8,17 +8,15 @@
  */
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { startLocalPostgres } from '../support/local-postgres.js';
-import { startLocalRedis } from '../support/local-redis.js';
 import {
   baghLoad,
   benchMain,
   out,
   processCpuMicros,
   processTreeCpuMicros,
-  ServerProcess,
   setting,
   sleep,
+  startCluster,
 } from './shared.js';
 
 async function idle(
@@ -27,16 +25,8 @@ async function idle(
   rooms: number,
   seconds: number,
 ): Promise<void> {
-  const redis = nodes > 1 ? await startLocalRedis() : undefined;
-  const postgres = store === 'postgres' ? await startLocalPostgres() : undefined;
-  const servers = Array.from(
-    { length: nodes },
-    () =>
-      new ServerProcess('bagh', {
-        ...(redis ? { redisUrl: redis.url } : {}),
-        ...(postgres ? { databaseUrl: postgres.url } : {}),
-      }),
-  );
+  const cluster = await startCluster(nodes, store);
+  const { servers, redis, postgres } = cluster;
   try {
     const urls = await Promise.all(servers.map(async (s) => `http://127.0.0.1:${await s.port()}`));
     const load = rooms > 0 ? await baghLoad(urls, rooms, { ratePerRoom: 1, sameNode: true }) : undefined;
@@ -79,9 +69,7 @@ async function idle(
         `  (load ${loadavg()[0]!.toFixed(2)})`,
     );
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-    await redis?.stop();
-    await postgres?.stop();
+    await cluster.stop();
   }
 }
 

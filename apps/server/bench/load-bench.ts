@@ -30,8 +30,6 @@
  * e.g. a quick look: BENCH_ROOMS=200 BENCH_SECONDS=5 BENCH_HUMAN_ROOMS=0 BENCH_RESTART_ROOMS=0 pnpm bench:load
  */
 import { loadavg } from 'node:os';
-import { startLocalPostgres } from '../support/local-postgres.js';
-import { startLocalRedis } from '../support/local-redis.js';
 import { restartUnderLoad } from './restart-load.js';
 import {
   baghLoad,
@@ -45,6 +43,7 @@ import {
   report,
   ServerProcess,
   setting,
+  startCluster,
 } from './shared.js';
 
 async function urlsOf(servers: readonly ServerProcess[]): Promise<string[]> {
@@ -82,16 +81,8 @@ async function bagh(
   sameNode = false,
 ): Promise<Result> {
   if (nodes > 1 && store === 'sqlite') throw new Error('several nodes need PostgreSQL');
-  const redis = nodes > 1 ? await startLocalRedis() : undefined;
-  const postgres = store === 'postgres' ? await startLocalPostgres() : undefined;
-  const servers = Array.from(
-    { length: nodes },
-    () =>
-      new ServerProcess('bagh', {
-        ...(redis ? { redisUrl: redis.url } : {}),
-        ...(postgres ? { databaseUrl: postgres.url } : {}),
-      }),
-  );
+  const cluster = await startCluster(nodes, store);
+  const { servers, redis, postgres } = cluster;
   const helpers: Record<string, () => number> = {};
   if (redis) helpers['redis-server'] = () => processCpuMicros(redis.pid);
   // postgres: the postmaster and its backends (its children).
@@ -107,9 +98,7 @@ async function bagh(
       helpers,
     });
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-    await redis?.stop();
-    await postgres?.stop();
+    await cluster.stop();
   }
 }
 

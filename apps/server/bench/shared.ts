@@ -15,7 +15,8 @@ import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { buildApp } from '#server/app.js';
 import { makeConfig } from '#server/config.js';
-import { childrenOf } from '../support/local-postgres.js';
+import { childrenOf, type LocalPostgres, startLocalPostgres } from '../support/local-postgres.js';
+import { type LocalRedis, startLocalRedis } from '../support/local-redis.js';
 
 export type Target = 'bagh' | 'relay';
 export interface Stats {
@@ -186,6 +187,37 @@ export class ServerProcess {
  * CPU time (user + system, µs) of another process, from /proc (Linux); with `reaped`, also that
  * of its children that exited and were waited for. NaN where unreadable.
  */
+/** Node processes of Bagh with what they need: Redis for several nodes, PostgreSQL when asked. */
+export interface Cluster {
+  readonly servers: readonly ServerProcess[];
+  readonly redis: LocalRedis | undefined;
+  readonly postgres: LocalPostgres | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(nodes: number, store: 'sqlite' | 'postgres'): Promise<Cluster> {
+  const redis = nodes > 1 ? await startLocalRedis() : undefined;
+  const postgres = store === 'postgres' ? await startLocalPostgres() : undefined;
+  const servers = Array.from(
+    { length: nodes },
+    () =>
+      new ServerProcess('bagh', {
+        ...(redis ? { redisUrl: redis.url } : {}),
+        ...(postgres ? { databaseUrl: postgres.url } : {}),
+      }),
+  );
+  return {
+    servers,
+    redis,
+    postgres,
+    async stop() {
+      await Promise.all(servers.map((s) => s.stop()));
+      await redis?.stop();
+      await postgres?.stop();
+    },
+  };
+}
+
 export function processCpuMicros(pid: number, reaped = false): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

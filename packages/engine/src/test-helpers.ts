@@ -11,6 +11,8 @@ import {
   type Variant,
 } from '@bagh/rules';
 import fc from 'fast-check';
+import { type BoardProbe, Tablebase } from './tablebase/probe.js';
+import { solveTier } from './tablebase/solver.js';
 
 export function gameAt(variant: Variant, position: string, moves: string[] = []): Game {
   const start = parsePosition(position);
@@ -79,4 +81,13 @@ export function goatsForceTrap(game: Game, plies: number): boolean {
     return !goats;
   };
   return solve(plies, 0);
+}
+
+/** A reduced table solved in memory: the tigers win at the first capture (tier 0, one empty point). */
+export function tierZeroTable(): { table: Tablebase; probe: BoardProbe } {
+  const table = Tablebase.fromArrays([solveTier(0, null)], 1);
+  return {
+    table,
+    probe: (tigers, goats, captured, goatToMove) => table.valueAt(tigers, goats, captured, goatToMove),
+  };
 }

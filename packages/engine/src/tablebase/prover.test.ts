@@ -5,9 +5,10 @@
  * two tiers (the tigers win at the second capture), where a race of 29 plies is beyond the
  * depth-first search's reach on a small budget and the prover finds it at once.
  */
-import { createGame, type Game, legalMoves, makeMove, parsePosition, play, playMoveTexts } from '@bagh/rules';
+import { type Game, legalMoves, makeMove, play, playMoveTexts } from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
+import { gameAt, tierZeroTable } from '../test-helpers.js';
 import { raceOracle } from './oracle.js';
 import type { BoardProbe } from './probe.js';
 import { Tablebase } from './probe.js';
@@ -15,19 +16,8 @@ import { RaceProver } from './prover.js';
 import { RACE_PROVEN, RaceSearch } from './race.js';
 import { solveTier } from './solver.js';
 
-const table = Tablebase.fromArrays([solveTier(0, null)], 1);
-const probe: BoardProbe = (tigers, goats, captured, goatToMove) =>
-  table.valueAt(tigers, goats, captured, goatToMove);
-
-function gameAfter(start: string, moves: readonly string[]): Game {
-  const position = parsePosition(start);
-  if (!position.ok) throw new Error(position.error.message);
-  const game = createGame('bagh-chal', {}, position.value);
-  if (!game.ok) throw new Error(game.error.message);
-  const played = playMoveTexts(game.value, moves);
-  if (!played.ok) throw new Error(played.error.message);
-  return played.value;
-}
+const { table, probe } = tierZeroTable();
+const gameAfter = (start: string, moves: string[]): Game => gameAt('bagh-chal', start, moves);
 
 // race.test.ts's position: of the tigers' two drawing moves, e3-d2 wins the race and e1-d2 loses it.
 const game = gameAfter('GGGTG/GGT1G/GGGGG/GGGGT/GGGGT g 0 0', ['e3-d4', 'e2-e3', 'd2-e2']);

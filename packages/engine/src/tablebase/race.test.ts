@@ -5,28 +5,15 @@
  * move loses the race (so did `max` with the table's wins alone, main's oracle, at 2k–50k nodes);
  * the race search proves that, and plays the move that wins it.
  */
-import { createGame, type Game, makeMove, parsePosition, playMoveTexts } from '@bagh/rules';
+import { type Game, makeMove, playMoveTexts } from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
+import { gameAt, tierZeroTable } from '../test-helpers.js';
 import { raceOracle } from './oracle.js';
-import type { BoardProbe } from './probe.js';
-import { Tablebase } from './probe.js';
 import { RACE_PROVEN, RaceSearch } from './race.js';
-import { solveTier } from './solver.js';
 
-const table = Tablebase.fromArrays([solveTier(0, null)], 1);
-const probe: BoardProbe = (tigers, goats, captured, goatToMove) =>
-  table.valueAt(tigers, goats, captured, goatToMove);
-
-function gameAfter(start: string, moves: readonly string[]): Game {
-  const position = parsePosition(start);
-  if (!position.ok) throw new Error(position.error.message);
-  const game = createGame('bagh-chal', {}, position.value);
-  if (!game.ok) throw new Error(game.error.message);
-  const played = playMoveTexts(game.value, moves);
-  if (!played.ok) throw new Error(played.error.message);
-  return played.value;
-}
+const { table, probe } = tierZeroTable();
+const gameAfter = (start: string, moves: string[]): Game => gameAt('bagh-chal', start, moves);
 
 // Found by a random walk over tier-0 draws: tigers to move at GGGTG/GGTGG/GGGGT/GGG1G/GGGGT.
 const game = gameAfter('GGGTG/GGT1G/GGGGG/GGGGT/GGGGT g 0 0', ['e3-d4', 'e2-e3', 'd2-e2']);
