@@ -19,7 +19,8 @@ export interface BotChoice {
  * the race for unrepeated moves that a draw by the table can still lose), and among all legal
  * moves when it finds every one of them lost.
  */
-export type MoveOracle = (game: Game) => Move | readonly Move[] | null;
+/** `stopped`: the request's cancellation, checked as the search checks it. */
+export type MoveOracle = (game: Game, stopped?: () => boolean) => Move | readonly Move[] | null;
 let moveOracle: MoveOracle | null = null;
 
 /** Makes `max` play the oracle's move wherever it has one (null: search only). */
@@ -45,7 +46,7 @@ export function chooseMove(
   searcher: Searcher = new Searcher(),
   overrides: SearchLimits = {},
 ): BotChoice | null {
-  const known = level === 'max' && moveOracle !== null ? moveOracle(game) : null;
+  const known = level === 'max' && moveOracle !== null ? moveOracle(game, overrides.stopped) : null;
   if (known !== null && !Array.isArray(known)) return { move: known as Move, score: 0, depth: 0, nodes: 0 };
   const among = known as readonly Move[] | null;
   if (among?.length === 1) return { move: among[0]!, score: 0, depth: 0, nodes: 0 };

@@ -28,13 +28,17 @@ setImmediate(baghChalEndgame);
 const { stop, tablebase } = (workerData ?? {}) as { stop?: Int32Array; tablebase?: string | null };
 if (tablebase) playFromTablebase(tablebase);
 
+/** The table in use: closed when another takes its place (its files stay open until then). */
+let inUse: Tablebase | null = null;
+
 /** A table that cannot be opened (deleted since it was verified) leaves `max` to its search. */
 function playFromTablebase(dir: string): void {
   try {
     const table = Tablebase.open(dir);
-    const probe = searchProbe(table);
     useMoveOracle(raceOracle(table));
-    useTableProbe(probe);
+    useTableProbe(searchProbe(table));
+    inUse?.close();
+    inUse = table;
   } catch (error) {
     console.error(`bot worker: tablebase ${dir} not used: ${(error as Error).message}`);
   }

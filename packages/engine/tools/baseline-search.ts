@@ -7,7 +7,6 @@
 import {
   DEFAULT_WEIGHTS,
   evaluateForTigers,
-  GOAT_WEIGHTS,
   type SearchLimits,
   type SearchResult,
   type Weights,
@@ -414,7 +413,17 @@ export class BaselineSearcher {
 }
 
 /** The goats' weights before issue 21's follow-ups (crampedGoats, a goat at 120): the baseline stays put. */
-const OLD_GOAT_WEIGHTS: Weights = { ...GOAT_WEIGHTS, capture: 60, crampedGoats: 0 };
+/** The goats' weights before issue 21's goat work, written out: later tuning must not reach them. */
+const OLD_GOAT_WEIGHTS: Weights = {
+  capture: 60,
+  threat: 30,
+  mobility: 4,
+  trappedTiger: 15,
+  exposedGoat: 10,
+  centralTiger: 30,
+  lockedRace: 0,
+  crampedGoats: 0,
+};
 
 /** Each side searches with its own view of the game (the goats' weights are tuned apart). */
 function weightsFor(game: Game, limits: SearchLimits = {}): Weights {

@@ -1,5 +1,5 @@
 /** `max`'s move where the sliding-phase table knows something (issue 20): its wins, and its draws' R13 races. */
-import type { Game, Move } from '@bagh/rules';
+import type { MoveOracle } from '../bot.js';
 import { blockProbe, type Tablebase } from './probe.js';
 import { RaceProver } from './prover.js';
 import { RACE_LIMITS, RACE_PROVEN, type RaceLimits, RaceSearch } from './race.js';
@@ -20,24 +20,29 @@ export function raceOracle(
   table: Tablebase,
   policy: RacePolicy = 'race',
   limits: RaceLimits = RACE_LIMITS,
-): (game: Game) => Move | readonly Move[] | null {
+): MoveOracle {
   const probe = blockProbe(table);
   const race = new RaceSearch(probe, table.winCaptures);
   const prover = new RaceProver(probe, table.winCaptures);
-  return (game) => {
+  return (game, stopped) => {
     const wins = table.winningMoves(game);
     if (wins.length > 0) return wins;
     const started = performance.now();
     const { proofExpansions = 0, timeMs } = limits;
     const proof =
       proofExpansions > 0
-        ? prover.prove(game, proofExpansions, timeMs === undefined ? undefined : timeMs * PROOF_SHARE)
+        ? prover.prove(
+            game,
+            proofExpansions,
+            timeMs === undefined ? undefined : timeMs * PROOF_SHARE,
+            stopped,
+          )
         : null;
     const won = proof?.moves.find((m) => m.status === 'won');
     if (won) return won.move;
     const lost = proof?.moves.filter((m) => m.status === 'lost').map((m) => m.move);
     const left = timeMs === undefined ? undefined : Math.max(0, timeMs - (performance.now() - started));
-    const result = race.search(game, { ...limits, timeMs: left }, lost);
+    const result = race.search(game, { ...limits, timeMs: left, ...(stopped ? { stopped } : {}) }, lost);
     if (result === null) return null;
     if (policy === 'race') return result.scores[0]!.move;
     const alive = result.scores.filter((s) => s.score > -RACE_PROVEN).map((s) => s.move);

@@ -77,7 +77,7 @@ class FileReader implements TierReader {
   }
   values(tier: number, start: number, count: number, spare?: Uint16Array): Uint16Array {
     const values = spare?.length === count ? spare : new Uint16Array(count);
-    const bytes = new Uint8Array(values.buffer);
+    const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
     for (let at = 0; at < bytes.length; ) {
       const read = readSync(this.fds[tier]!, bytes, at, bytes.length - at, start * 2 + at);
       if (read === 0) throw new Error('tablebase: short read');

@@ -5,7 +5,7 @@
  * two tiers (the tigers win at the second capture), where a race of 29 plies is beyond the
  * depth-first search's reach on a small budget and the prover finds it at once.
  */
-import { type Game, legalMoves, makeMove, play, playMoveTexts } from '@bagh/rules';
+import { type Game, legalMoves, makeMove, play, playMoveTexts, sameMove } from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
 import { gameAt, tierZeroTable } from '../test-helpers.js';
@@ -69,9 +69,13 @@ describe('the proof-number search of the race (R13)', () => {
           expect(proof.status).toBe('lost');
           tally.lost++;
         } else {
-          // Beyond the search's reach the prover may prove more, but never the contrary.
-          if (proof.status === 'won') expect(race.scores.some((s) => s.score > -RACE_PROVEN)).toBe(true);
-          if (proof.status === 'lost') expect(best).toBeLessThan(RACE_PROVEN);
+          // Beyond the search's reach the prover may prove more, but never the contrary: a move it
+          // proves won is not one the search proved lost (a score below the best is an upper bound).
+          for (const { move, status } of proof.moves) {
+            if (status !== 'won') continue;
+            const searched = race.scores.find((s) => sameMove(s.move, move));
+            expect(searched?.score).toBeGreaterThan(-RACE_PROVEN);
+          }
         }
       }
     }
@@ -106,6 +110,23 @@ describe('a long forced race (two tiers)', () => {
     expect(proof!.status).toBe('won');
     expect(texts(proof!.moves, 'won')).toEqual(['a5-b4']);
     expect(texts(proof!.moves, 'lost')).toEqual(['b3-b4']);
+  });
+
+  it('a cancelled bot request stops the prover and the race search at their next check', () => {
+    const limits = { maxNodes: 60_000, captureWeight: 4 };
+    expect(new RaceSearch(probe2, 2).search(forced, limits)!.nodes).toBeGreaterThan(1024);
+    expect(new RaceSearch(probe2, 2).search(forced, { ...limits, stopped: () => true })!.nodes).toBe(1024);
+    expect(new RaceProver(probe2, 2).prove(forced, 3000)!.expansions).toBeGreaterThan(0);
+    expect(new RaceProver(probe2, 2).prove(forced, 3000, undefined, () => true)!.expansions).toBe(0);
+    // chooseMove hands the request's cancellation to the oracle (which names the move: no search).
+    let asked = 0;
+    useMoveOracle(raceOracle(two, 'race', { maxNodes: 3000, captureWeight: 4, proofExpansions: 3000 }));
+    const stopped = () => {
+      asked++;
+      return false;
+    };
+    chooseMove(forced, 'max', seededRandom(1), undefined, { maxNodes: 2000, stopped });
+    expect(asked).toBeGreaterThan(0);
   });
 
   it('max with the bot workers’ oracle plays the proven win (the race search alone, the loss)', () => {

@@ -52,9 +52,14 @@ export class RaceProver {
   /**
    * The race from a position the table calls a draw, within `maxExpansions` expanded nodes (each
    * probes every move of its position, as a node of `RaceSearch`) and `timeMs`; null where
-   * `RaceSearch` has no race (not a table draw, or no drawing move).
+   * `RaceSearch` has no race (not a table draw, or no drawing move). `stopped` ends it early too.
    */
-  prove(game: Game, maxExpansions: number, timeMs = Number.POSITIVE_INFINITY): ProofResult | null {
+  prove(
+    game: Game,
+    maxExpansions: number,
+    timeMs = Number.POSITIVE_INFINITY,
+    stopped: () => boolean = () => false,
+  ): ProofResult | null {
     const board = raceBoard(game, this.probe);
     if (board === null) return null;
     const history = historyOf(game).clone();
@@ -75,7 +80,7 @@ export class RaceProver {
     const deadline = performance.now() + timeMs;
     let expansions = 0;
     while (this.pn[0] !== 0 && this.dn[0] !== 0 && expansions < maxExpansions) {
-      if ((expansions & 255) === 0 && performance.now() >= deadline) break;
+      if ((expansions & 255) === 0 && (performance.now() >= deadline || stopped())) break;
       this.grow(board, history);
       expansions++;
     }

@@ -42,6 +42,8 @@ export interface RaceLimits {
   readonly captureWeight?: number;
   /** The proof-number search first (oracle.ts): at most this many expansions; none when absent. */
   readonly proofExpansions?: number;
+  /** The request's cancellation (a bot worker's), checked with the clock. */
+  readonly stopped?: () => boolean;
 }
 
 /**
@@ -70,6 +72,7 @@ export class RaceSearch {
   private nodes = 0;
   private maxNodes = 0;
   private deadline = Number.POSITIVE_INFINITY;
+  private stopped: () => boolean = () => false;
   private captureWeight = 0;
   private readonly buffers: Int32Array[] = [];
   /** Cut-offs per side and move (from, to): the order in which later nodes try their moves. */
@@ -105,6 +108,7 @@ export class RaceSearch {
     this.maxNodes = limits.maxNodes;
     this.deadline =
       limits.timeMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + limits.timeMs;
+    this.stopped = limits.stopped ?? (() => false);
     this.captureWeight = limits.captureWeight ?? 0;
     for (const table of this.cutoffs) table.fill(0);
     let completed: RaceResult = { scores: drawing.map((move) => ({ move, score: 0 })), depth: 0, nodes: 0 };
@@ -153,7 +157,8 @@ export class RaceSearch {
     rivalDraws: number,
   ): number {
     if (++this.nodes > this.maxNodes) throw new OutOfBudget();
-    if ((this.nodes & 1023) === 0 && performance.now() >= this.deadline) throw new OutOfBudget();
+    if ((this.nodes & 1023) === 0 && (performance.now() >= this.deadline || this.stopped()))
+      throw new OutOfBudget();
     while (this.buffers.length <= ply) this.buffers.push(new Int32Array(MAX_MOVES));
     const moves = this.buffers[ply]!;
     const count = board.generatePacked(moves, 0);
