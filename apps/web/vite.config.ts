@@ -220,14 +220,23 @@ const withoutWebTransport = () =>
  * unload listener (it aborts its own requests, of which there are now none): it is marked free of
  * side effects, so only an import of XHR itself would keep it.
  */
-const withoutXhrPolling = (): Plugin => ({
-  name: 'bagh:without-xhr-polling',
-  transform(code, id) {
-    if (!id.replaceAll('\\', '/').endsWith('/engine.io-client/build/esm/transports/polling-xhr.js'))
-      return null;
-    return { code, map: null, moduleSideEffects: false };
-  },
-});
+const withoutXhrPolling = (): Plugin => {
+  const file = '/engine.io-client/build/esm/transports/polling-xhr.js';
+  let seen = false;
+  return {
+    name: 'bagh:without-xhr-polling',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.replaceAll('\\', '/').endsWith(file)) return null;
+      seen = true;
+      return { code, map: null, moduleSideEffects: false };
+    },
+    // Moved or renamed, the module would ship again unnoticed: the build fails instead.
+    buildEnd(error) {
+      if (!error && !seen) this.error(`bagh:without-xhr-polling: ${file} was not found`);
+    },
+  };
+};
 
 /**
  * socket.io-parser looks through every packet for binary data (ArrayBuffer, Blob) to send it as

@@ -17,9 +17,7 @@ export interface Metrics {
 
 export function createMetrics(liveRooms: () => number): Metrics {
   const registry = new Registry();
-  // The event-loop delay sampled every 100 ms, not prom-client's 10: its timer woke an idle node
-  // 100 times a second (~5 ms of CPU a second); a stall still shows, as the late sample it delays.
-  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
+  collectDefaultMetrics({ register: registry });
   const registers = [registry];
   return {
     registry,

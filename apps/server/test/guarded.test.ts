@@ -26,7 +26,6 @@ describe('guarded store: call timeouts', () => {
     const timed = heldStore();
     const guarded = guardStorage(timed.store, { log, timeoutMs: 1000 });
     const late = guarded.check().catch((error: unknown) => error);
-    const armed = vi.getTimerCount();
     await vi.advanceTimersByTimeAsync(1001);
     expect(await late).toBeInstanceOf(StoreUnavailableError);
     await guarded.close();
@@ -34,8 +33,7 @@ describe('guarded store: call timeouts', () => {
     const held = heldStore();
     const untimed = guardStorage(held.store, { log, timeoutMs: false });
     const waiting = untimed.check();
-    // One timer fewer than the timed call: no timeout armed for it.
-    expect(vi.getTimerCount()).toBe(armed - 1);
+    // No timeout armed: five times the default passes and the call still waits for its store.
     await vi.advanceTimersByTimeAsync(5000);
     held.answer();
     await expect(waiting).resolves.toBeUndefined();

@@ -327,7 +327,7 @@ export class RoomChannelAdapter extends ClusterAdapter {
     } catch (error) {
       this.#channels.log.warn(
         { err: error, channel: channel.toString() },
-        'redis adapter: a malformed message',
+        'redis adapter: a message could not be handled',
       );
     }
   }
