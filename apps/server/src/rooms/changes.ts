@@ -107,12 +107,17 @@ export function presenceChangeOf(state: RoomState): RoomChange {
   return data ? { kind: 'presence', ...data } : { kind: 'local-presence' };
 }
 
-/** The state after `change`, whose event has `version`. Throws on a change that does not fit (a corrupt store). */
-export function applyChange(state: RoomState, change: RoomChange, version: number): RoomState {
+/**
+ * The state after `change`, whose event has `version`. Throws on a change that does not fit (a
+ * corrupt store). `judged`: for a move the reducer just judged on this state, the game after it as
+ * the judgement played it, so that the move is not played twice (a second play from one game also
+ * rebuilt its repetition history from the first move, every move).
+ */
+export function applyChange(state: RoomState, change: RoomChange, version: number, judged?: Game): RoomState {
   const next: RoomState = { ...state, version };
   switch (change.kind) {
     case 'move':
-      return withMove(next, change, version);
+      return withMove(next, change, version, judged);
     case 'seat': {
       const seat: SeatState = { ...next.seats[change.side], tokenHash: change.tokenHash };
       const seated: RoomState = { ...next, seats: { ...next.seats, [change.side]: seat } };
@@ -146,26 +151,9 @@ export function applyChange(state: RoomState, change: RoomChange, version: numbe
   }
 }
 
-/**
- * A move change the reducer judged, with the game it was played from and the game after it:
- * applying the change reuses that game instead of playing the move again (playing it twice from
- * one game also rebuilt the game's repetition history from the first move, every move).
- */
-const judgedGames = new WeakMap<ChangeOf<'move'>, { readonly from: Game; readonly to: Game }>();
-
-/** A move change judged legal in `from`, leading to `to`. */
-export function judgedMove(change: ChangeOf<'move'>, from: Game, to: Game): ChangeOf<'move'> {
-  judgedGames.set(change, { from, to });
-  return change;
-}
-
-function withMove(state: RoomState, change: ChangeOf<'move'>, version: number): RoomState {
+function withMove(state: RoomState, change: ChangeOf<'move'>, version: number, judged?: Game): RoomState {
   const side = state.game.position.toMove;
-  const judged = judgedGames.get(change);
-  const played =
-    judged?.from === state.game
-      ? { ok: true as const, value: judged.to }
-      : playMoveText(state.game, change.move);
+  const played = judged ? { ok: true as const, value: judged } : playMoveText(state.game, change.move);
   if (!played.ok)
     throw new Error(`room ${state.roomId}: move ${change.move} at v${version}: ${played.error.message}`);
   const game = played.value;

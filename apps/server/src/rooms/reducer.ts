@@ -11,6 +11,7 @@ import {
   canAbort,
   type DeclaredResult,
   flaggedSide,
+  type Game,
   makeMove,
   moverTimeAfterMove,
   parseMove,
@@ -22,14 +23,7 @@ import {
   stopClock,
   timeout,
 } from '@bagh/rules';
-import {
-  applyChange,
-  eventOf,
-  judgedMove,
-  presenceChangeOf,
-  type RoomChange,
-  type VersionedChange,
-} from './changes.js';
+import { applyChange, eventOf, presenceChangeOf, type RoomChange, type VersionedChange } from './changes.js';
 import {
   abandonOf,
   presenceDataOf,
@@ -130,6 +124,8 @@ export interface Verdict {
   readonly state: RoomState;
   readonly changes: readonly RoomChange[];
   readonly ack?: number;
+  /** A move's verdict: the game after the move, as judging it played it from `state.game`. */
+  readonly played?: Game;
 }
 
 export type Judgement = Result<Verdict, RoomError>;
@@ -156,7 +152,8 @@ export function reduce(before: RoomState, command: Command): Reduction {
   const changes: VersionedChange[] = [];
   let chat: ChatMessage | undefined;
   for (const change of judged.value.changes) {
-    state = applyChange(state, change, state.version + 1);
+    const judgedGame = change.kind === 'move' ? judged.value.played : undefined;
+    state = applyChange(state, change, state.version + 1, judgedGame);
     events.push(eventOf(change, state));
     changes.push({ version: state.version, change });
     if (change.kind === 'chat') {
@@ -398,5 +395,5 @@ function playFor(state: RoomState, side: Side, text: string): Judgement {
   const change = clock
     ? { kind: 'move' as const, move: canonical, at: state.at, ms: moverTimeAfterMove(clock, side, state.at) }
     : { kind: 'move' as const, move: canonical };
-  return changed(state, judgedMove(change, state.game, legal.value));
+  return { ok: true, value: { state, changes: [change], played: legal.value } };
 }
