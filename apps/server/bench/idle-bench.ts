@@ -11,20 +11,17 @@ import pg from 'pg';
 import {
   baghLoad,
   benchMain,
+  labelOf,
   out,
   processCpuMicros,
   processTreeCpuMicros,
+  type Store,
   setting,
   sleep,
   startCluster,
 } from './shared.js';
 
-async function idle(
-  nodes: number,
-  store: 'sqlite' | 'postgres',
-  rooms: number,
-  seconds: number,
-): Promise<void> {
+async function idle(nodes: number, store: Store, rooms: number, seconds: number): Promise<void> {
   const cluster = await startCluster(nodes, store);
   const { servers, redis, postgres } = cluster;
   try {
@@ -59,7 +56,7 @@ async function idle(
     load?.close();
     const perSecond = (micros: number) => `${(micros / 1000 / elapsed).toFixed(1)} ms/s`;
     const each = after.map((a, i) => a - before[i]!);
-    const label = nodes > 1 ? `${nodes} nodes` : store === 'sqlite' ? '1 node' : '1 node on PostgreSQL';
+    const label = labelOf(nodes, store);
     out(
       `${label.padEnd(21)} nodes ${perSecond(each.reduce((s, x) => s + x, 0))} (${each.map(perSecond).join(', ')})` +
         Object.entries(helpersAfter)

@@ -34,6 +34,7 @@ import { restartUnderLoad } from './restart-load.js';
 import {
   baghLoad,
   benchMain,
+  labelOf,
   measureRun,
   out,
   processCpuMicros,
@@ -42,6 +43,7 @@ import {
   relayLoad,
   report,
   ServerProcess,
+  type Store,
   setting,
   startCluster,
 } from './shared.js';
@@ -65,8 +67,6 @@ async function relay(rooms: number, seconds: number, ratePerRoom: number): Promi
     await server.stop();
   }
 }
-
-type Store = 'sqlite' | 'postgres';
 
 /**
  * `nodes` Bagh servers on `store`: one node on SQLite is the single-node deployment; on
@@ -101,9 +101,6 @@ async function bagh(
     await cluster.stop();
   }
 }
-
-const labelOf = (nodes: number, store: Store) =>
-  nodes > 1 ? `${nodes} nodes` : store === 'sqlite' ? '1 node' : '1 node on PostgreSQL';
 
 /** One node runs on either store; several need PostgreSQL. */
 const storesOf = (nodes: number): readonly Store[] => (nodes === 1 ? ['sqlite', 'postgres'] : ['postgres']);

@@ -183,10 +183,12 @@ export class ServerProcess {
   }
 }
 
-/**
- * CPU time (user + system, µs) of another process, from /proc (Linux); with `reaped`, also that
- * of its children that exited and were waited for. NaN where unreadable.
- */
+export type Store = 'sqlite' | 'postgres';
+
+/** A run's name: "1 node", "1 node on PostgreSQL", "2 nodes". */
+export const labelOf = (nodes: number, store: Store) =>
+  nodes > 1 ? `${nodes} nodes` : store === 'sqlite' ? '1 node' : '1 node on PostgreSQL';
+
 /** Node processes of Bagh with what they need: Redis for several nodes, PostgreSQL when asked. */
 export interface Cluster {
   readonly servers: readonly ServerProcess[];
@@ -195,7 +197,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(nodes: number, store: 'sqlite' | 'postgres'): Promise<Cluster> {
+export async function startCluster(nodes: number, store: Store): Promise<Cluster> {
   const redis = nodes > 1 ? await startLocalRedis() : undefined;
   const postgres = store === 'postgres' ? await startLocalPostgres() : undefined;
   const servers = Array.from(
@@ -218,6 +220,10 @@ export async function startCluster(nodes: number, store: 'sqlite' | 'postgres'):
   };
 }
 
+/**
+ * CPU time (user + system, µs) of another process, from /proc (Linux); with `reaped`, also that
+ * of its children that exited and were waited for. NaN where unreadable.
+ */
 export function processCpuMicros(pid: number, reaped = false): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -529,12 +535,11 @@ export async function measureRun(setup: RunSetup): Promise<Result> {
   // BENCH_WARMUP=<s>: play unmeasured first, so each server's JIT compiles the moves' code before
   // the count starts (once per process: several nodes pay it several times).
   const warmup = setting('warmup', 'BENCH_WARMUP', 0, true);
-  if (warmup > 0) {
-    await sleep(warmup * 1000);
-    Object.assign(measure, newMeasure(), { latencies: measure.latencies });
-    measure.latencies.length = 0;
-  }
+  if (warmup > 0) await sleep(warmup * 1000);
   const before = await sample();
+  // The count starts with the CPU sample: moves before it (the warm-up, the sample's round trip) are not counted.
+  Object.assign(measure, newMeasure(), { latencies: measure.latencies });
+  measure.latencies.length = 0;
   const helpers = Object.entries(setup.helpers ?? {});
   const helpersBefore = helpers.map(([, cpu]) => cpu());
   const started = performance.now();

@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import { openPostgresStorage } from '#server/storage/postgres.js';
 import type { StoredChange } from '#server/storage/types.js';
 import { startLocalPostgres } from '../support/local-postgres.js';
-import { out, processTreeCpuMicros, setting, sleep } from './shared.js';
+import { benchMain, out, processTreeCpuMicros, setting, sleep } from './shared.js';
 
 /** Whether the append applied (false: a version conflict, never meant here; null: nothing stored). */
 type Append = (roomId: string, expected: number, changes: StoredChange[]) => Promise<boolean | null>;
@@ -117,10 +117,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exit(1);
-  },
-);
+benchMain(main);
