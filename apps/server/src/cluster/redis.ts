@@ -240,12 +240,32 @@ export class RoomChannelAdapter extends ClusterAdapter {
     }
   }
 
-  override broadcast(packet: Packet, opts: BroadcastOptions): Promise<void> {
+  /**
+   * This node's sockets get the packet at once, then it is published: the cluster adapter would
+   * deliver here only once Redis answered the publish, by when a later event of the room, made on
+   * another node after this one's ack, may have come back through Redis first (a spectator here
+   * saw v14 before v13). A room event Room marks localOnly is not published at all.
+   */
+  override async broadcast(packet: Packet, opts: BroadcastOptions): Promise<void> {
     const event = roomEventOf(packet);
-    if (event !== undefined && localOnly.has(event)) {
-      return super.broadcast(packet, { ...opts, flags: { ...opts.flags, local: true } });
+    const here = super.broadcast(packet, { ...opts, flags: { ...opts.flags, local: true } });
+    if (opts.flags?.local || (event !== undefined && localOnly.has(event))) return here;
+    try {
+      await this.publishAndReturnOffset({
+        type: MessageType.BROADCAST,
+        data: {
+          packet,
+          opts: {
+            rooms: [...opts.rooms],
+            except: [...(opts.except ?? [])],
+            flags: opts.flags ?? {},
+          },
+        },
+      });
+    } catch (error) {
+      // As the cluster adapter did: while Redis is away a broadcast reaches this node only.
+      this.#channels.log.debug({ err: error }, 'redis adapter: a broadcast could not be published');
     }
-    return super.broadcast(packet, opts);
   }
 
   override async serverCount(): Promise<number> {
