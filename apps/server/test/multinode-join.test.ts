@@ -7,7 +7,7 @@
  */
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createRoom, listenForTest, perTest, sleep } from './helpers.js';
+import { createRoom, listenForTest, perTest, sleep, waitUntil } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { type Shared, startNode, startShared, stopShared } from './multinode-helpers.js';
 
@@ -118,5 +118,48 @@ describe('a join on one node while another plays', () => {
       watcher.close();
       await unsubscribing;
     }
+  });
+
+  it("a spectator who joins on one node hears the spectators' chat sent on another right after its reply", async () => {
+    const shared: Shared = await startShared();
+    fixture.defer(() => stopShared(shared));
+    const a = await startNode(shared);
+    fixture.defer(() => a.stop());
+    const slow = await slowSubscriptions(new URL(shared.redis.url), HOLD_MS);
+    const b = await startNode(shared, { REDIS_URL: slow.url });
+    fixture.defer(() => b.stop());
+
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, talker] = await fixture.clients(a.url, a.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({ ok: true });
+    expect(await talker.request('room:join', { roomId })).toMatchObject({ ok: true, role: 'spectator' });
+
+    // The watcher is the room's first socket on B: B's subscriptions to the room's channels are
+    // held back, and the chat is sent the moment its join is answered.
+    const watcher = await fixture.client(b.url);
+    const heard: string[] = [];
+    watcher.socket.on('chat:message', (message: { text: string }) => heard.push(message.text));
+    expect(await watcher.request('room:join', { roomId })).toMatchObject({ ok: true, role: 'spectator' });
+    expect(await talker.request('chat:send', { roomId, channel: 'spectators', text: 'hello' })).toMatchObject({
+      ok: true,
+    });
+    await waitUntil(() => heard.length > 0, 2 * HOLD_MS + 1000).catch(() => undefined);
+    expect(heard).toEqual(['hello']);
+
+    // A player who joined on B with its seat token is not in the spectators' channel.
+    const seated = await fixture.client(b.url);
+    const goatHeard: string[] = [];
+    seated.socket.on('chat:message', (message: { text: string }) => goatHeard.push(message.text));
+    expect(await seated.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+      role: 'goat',
+    });
+    expect(await talker.request('chat:send', { roomId, channel: 'spectators', text: 'psst' })).toMatchObject({
+      ok: true,
+    });
+    await waitUntil(() => heard.length > 1, 2000);
+    expect(heard).toEqual(['hello', 'psst']);
+    expect(goatHeard).toEqual([]);
   });
 });

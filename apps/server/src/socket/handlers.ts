@@ -195,13 +195,21 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
    * several nodes, this node's subscription to the room's channel is confirmed: otherwise an event
    * another node publishes just after the reply is not heard here. The events that arrive before
    * the reply are kept by the page and applied after it (those up to its version are dropped).
+   * A spectator-to-be (a join without a seat token) enters the spectators' chat channel the same
+   * way, so that chat sent just after its reply (which holds the chat so far) is heard too.
    * Returns how this command's own events are sent: to the others only, when the socket was not
    * in the room (its reply has them), else as every broadcast.
    */
-  async function admit(roomId: string): Promise<{ readonly was: boolean; readonly send?: Send }> {
+  async function admit(
+    roomId: string,
+    spectating: boolean,
+  ): Promise<{ readonly was: boolean; readonly send?: Send }> {
     if (socket.rooms.has(roomId)) return { was: true };
-    await socket.join(roomId);
-    if (!(await roomSubscribed(io.of('/').adapter, roomId))) {
+    const channels = spectating ? [roomId, spectatorsRoom(roomId)] : [roomId];
+    await socket.join(channels);
+    const adapter = io.of('/').adapter;
+    const heard = await Promise.all(channels.map((channel) => roomSubscribed(adapter, channel)));
+    if (heard.includes(false)) {
       log.warn({ roomId }, 'join: the room channel subscription is not confirmed yet; judged all the same');
     }
     return { was: false, send: (event) => socket.to(event.roomId).emit('room:event', event) };
@@ -209,7 +217,10 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
 
   /** After a join or a claim that `admit`ted a socket not in the room: out again unless it entered. */
   function unadmit(roomId: string, was: boolean): void {
-    if (!was && !entered.has(roomId)) void socket.leave(roomId);
+    if (!was && !entered.has(roomId)) {
+      void socket.leave(roomId);
+      void socket.leave(spectatorsRoom(roomId));
+    }
   }
 
   /** After a join or a claim: in the room (with its seat, if any), or out of it again. */
@@ -265,7 +276,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
       const tokenHash = seatToken === undefined ? undefined : hashSeatToken(seatToken);
       const join = { type: 'join', socketId, tokenHash } as const;
-      const { was, send } = await admit(roomId);
+      const { was, send } = await admit(roomId, seatToken === undefined);
       const judged = (res: Reduction, room: Room) => {
         const side = settleEntry(roomId, res, room);
         if (!res.ok) return;
@@ -290,7 +301,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
       const seatToken = newSeatToken();
       const claim = { type: 'claim', socketId, side, tokenHash: hashSeatToken(seatToken) } as const;
-      const { was, send } = await admit(roomId);
+      const { was, send } = await admit(roomId, false);
       const judged = (res: Reduction, room: Room) => {
         settleEntry(roomId, res, room);
         if (!res.ok) return;
