@@ -132,7 +132,9 @@ describe('a join on one node while another plays', () => {
     const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
     const { roomId } = created;
     const [goat, talker] = await fixture.clients(a.url, a.url);
-    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({ ok: true });
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
     expect(await talker.request('room:join', { roomId })).toMatchObject({ ok: true, role: 'spectator' });
 
     // The watcher is the room's first socket on B: B's subscriptions to the room's channels are
@@ -141,9 +143,11 @@ describe('a join on one node while another plays', () => {
     const heard: string[] = [];
     watcher.socket.on('chat:message', (message: { text: string }) => heard.push(message.text));
     expect(await watcher.request('room:join', { roomId })).toMatchObject({ ok: true, role: 'spectator' });
-    expect(await talker.request('chat:send', { roomId, channel: 'spectators', text: 'hello' })).toMatchObject({
-      ok: true,
-    });
+    expect(await talker.request('chat:send', { roomId, channel: 'spectators', text: 'hello' })).toMatchObject(
+      {
+        ok: true,
+      },
+    );
     await waitUntil(() => heard.length > 0, 2 * HOLD_MS + 1000).catch(() => undefined);
     expect(heard).toEqual(['hello']);
 
