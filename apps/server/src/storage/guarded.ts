@@ -35,7 +35,16 @@ type Call = () => Promise<unknown>;
 
 export function guardStorage(storage: RoomStorage, options: GuardOptions): GuardedStorage {
   const { log } = options;
-  const breaker = new CircuitBreaker((call: Call) => call(), {
+  // When the store last answered a call, with a result or an error, in time or not.
+  let answeredAt = Number.NEGATIVE_INFINITY;
+  const answered = async (call: Call) => {
+    try {
+      return await call();
+    } finally {
+      answeredAt = Date.now();
+    }
+  };
+  const breaker = new CircuitBreaker(answered, {
     timeout: options.timeoutMs ?? 1000,
     resetTimeout: options.retryAfterMs ?? 1000,
     errorThresholdPercentage: 50,
@@ -55,17 +64,18 @@ export function guardStorage(storage: RoomStorage, options: GuardOptions): Guard
     failedCalls = 0;
   });
   breaker.on('open', () => log.warn({ reason: failure }, 'store unavailable: failing fast'));
-  // A store that does not answer in time is down: the calls queued behind this one fail at once
-  // instead of each waiting out its own timeout.
-  breaker.on('timeout', () => {
-    if (!breaker.opened) breaker.open();
-  });
-
   /** Runs one store call through the breaker; every failure becomes a StoreUnavailableError. */
   async function guarded<T>(call: () => Promise<T>): Promise<T> {
+    const began = Date.now();
     try {
       return (await breaker.fire(call)) as T;
     } catch (error) {
+      // A store that answered nothing since a call that timed out began is down: the calls
+      // queued behind it fail at once instead of each waiting out its own timeout. One that
+      // answered other calls meanwhile is slow, not down (a busy database or node): failing every
+      // call for retryAfterMs would turn one slow call into an outage, so the error rate decides.
+      const timedOut = error instanceof Error && 'code' in error && error.code === 'ETIMEDOUT';
+      if (timedOut && answeredAt < began && !breaker.opened) breaker.open();
       // While the breaker is open the call was not even tried: the reason is the last failure's.
       const skipped = error instanceof Error && 'code' in error && error.code === 'EOPENBREAKER';
       const reason = skipped
