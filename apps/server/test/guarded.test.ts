@@ -92,4 +92,3 @@ describe('guarded store: a timed-out call', () => {
     await guarded.close();
   });
 });
-
