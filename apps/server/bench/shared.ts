@@ -256,6 +256,9 @@ export interface Measure {
 }
 export const newMeasure = (): Measure => ({ moves: 0, latencies: [], errors: 0, errorCodes: {}, games: 0 });
 
+/** How long a room may wait for its last move's answer and broadcast before it counts as stalled. */
+const STALLED_MS = 3000;
+
 function countError(measure: Measure, code: string): void {
   measure.errors++;
   measure.errorCodes[code] = (measure.errorCodes[code] ?? 0) + 1;
@@ -347,6 +350,9 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
     roomId: string;
     game: Game;
     sentAt: number;
+    /** The last move's answer, 'accepted' or the error's code (none yet: null), and whether its broadcast reached the spectator. */
+    answer: string | null;
+    heard: boolean;
   }
   let measure = newMeasure();
   let running = () => false;
@@ -360,7 +366,15 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
     const side = slot.game.position.toMove;
     const move = makeMove(pick(legalMoves(slot.game)));
     slot.sentAt = performance.now();
-    slot.players[side].emit('move', { roomId: slot.roomId, move, ply: slot.game.moves.length }, ack);
+    slot.answer = null;
+    slot.heard = false;
+    const answered = (reply: { ok: boolean; error?: { code: string } }) => {
+      slot.answer = reply.ok ? 'accepted' : (reply.error?.code ?? 'unknown');
+      ack(reply);
+      // A refused move is played again (another one), so one error does not end the room's play.
+      if (!reply.ok) next(slot);
+    };
+    slot.players[side].emit('move', { roomId: slot.roomId, move, ply: slot.game.moves.length }, answered);
   };
 
   const startGame = async (slot: Slot, first: boolean) => {
@@ -411,11 +425,14 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
       roomId: '',
       game: newGame(),
       sentAt: 0,
+      answer: 'accepted',
+      heard: true,
     };
     spectator.on('room:event', (event: RoomEvent) => {
       if (event.type !== 'move' || event.roomId !== slot.roomId || event.move === undefined) return;
       measure.latencies.push(performance.now() - slot.sentAt);
       measure.moves++;
+      slot.heard = true;
       const played = playMoveText(slot.game, event.move);
       if (!played.ok) throw new Error(`bench: ${played.error.message}`);
       slot.game = played.value;
@@ -445,6 +462,20 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
       for (const slot of slots) staggered(options.ratePerRoom, () => move(slot));
     },
     close() {
+      // A room whose last move had no answer, or was accepted and not broadcast, for STALLED_MS
+      // has stopped playing: counted as an error, not hidden in a lower moves/s.
+      const now = performance.now();
+      for (const slot of slots) {
+        // A move refused as STALE while the spectator saw no newer move: the room's game moved on unseen.
+        if (slot.answer === 'STALE') countError(measure, 'stuck on STALE');
+        if (
+          slot.heard ||
+          (slot.answer !== 'accepted' && slot.answer !== null) ||
+          now - slot.sentAt < STALLED_MS
+        )
+          continue;
+        countError(measure, slot.answer === 'accepted' ? 'accepted, not broadcast' : 'no answer');
+      }
       for (const slot of slots)
         for (const s of [slot.players.goat, slot.players.tiger, slot.spectator]) s.disconnect();
     },

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openPostgresStorage, poolConfig } from '../src/storage/postgres.js';
 import { migrations } from '../src/storage/postgres-migrations.js';
 import { startServerProcess } from '../support/local-server.js';
-import { createRoom, getSnapshot, perTest, playMoves } from './helpers.js';
+import { createRoom, getSnapshot, perTest, playMoves, sleep } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { postgresForFile } from './multinode-helpers.js';
 
@@ -94,6 +94,48 @@ describe('two nodes on one PostgreSQL without Redis (a rolling deploy without RE
     for (const node of [a, b]) {
       expect((await getSnapshot(node.url, roomId)).moves).toEqual(BAGH_CHAL_TIGER_WIN.slice(0, 6));
     }
+  });
+});
+
+describe('a change stored after its call timed out', () => {
+  it('reaches the room: the next command finds it in the store and broadcasts it', async () => {
+    const url = await freshDatabase();
+    const store = await openPostgresStorage(url);
+    // The first move's append commits, then answers only after the command was answered
+    // UNAVAILABLE (a slow database: the call is not cancelled, its transaction goes through).
+    let slowAppends = 0;
+    const storage: typeof store = {
+      ...store,
+      async append(...args) {
+        const appended = await store.append(...args);
+        if (slowAppends-- > 0) await sleep(600);
+        return appended;
+      },
+    };
+    const server = await fixture.server({
+      config: { DATABASE_URL: url },
+      options: { storage, storeTimeoutMs: 200, botWorkers: 0 },
+    });
+    const { roomId, goat, tiger, watcher } = await fixture.table(server.url);
+    slowAppends = 1;
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'UNAVAILABLE' },
+    });
+    await sleep(1300); // committed meanwhile, and the breaker (open 1 s after the timeout) tries again
+    // The page tries again, as it does after UNAVAILABLE: the move is in the store already, and
+    // the same move again is acked with the version it was stored at.
+    const again = await goat.request('move', { roomId, move: 'G@c3', ply: 0 });
+    expect(again).toMatchObject({ ok: true });
+    for (const client of [tiger, watcher, goat]) {
+      expect(await client.waitFor((e) => e.type === 'move', 2000)).toMatchObject({ move: 'G@c3' });
+    }
+    // And the game goes on from it.
+    const answer = await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 });
+    expect(answer).toMatchObject({ ok: true });
+    await watcher.waitForVersion(answer.version);
+    expect(watcher.events.filter((e) => e.type === 'move').map((e) => e.move)).toEqual(['G@c3', 'a1-b1']);
+    expect((await getSnapshot(server.url, roomId)).moves).toEqual(['G@c3', 'a1-b1']);
   });
 });
 

@@ -2,6 +2,8 @@
  * One live room: its state, a serial queue of commands in front of the reducer, the durable
  * append of every event before it is broadcast, and a bounded history for resync.
  */
+
+import { isDeepStrictEqual } from 'node:util';
 import type { ChatMessage, RoomEvent, Snapshot } from '@bagh/protocol';
 import { flagAt, type Result, type Side } from '@bagh/rules';
 import type { Logger } from 'pino';
@@ -99,6 +101,29 @@ export const storedWith = new WeakMap<RoomEvent, Stored>();
  */
 export const localOnly = new WeakSet<RoomEvent>();
 
+/** An append whose store call failed without an answer: what it would have stored and sent. */
+interface Unsure {
+  readonly from: number;
+  readonly version: number;
+  readonly changes: readonly StoredChange[];
+  readonly events: readonly RoomEvent[];
+  readonly chat: ChatMessage | undefined;
+}
+
+/** The changes a store keeps (a change with no data only moves the version on). */
+const kept = (changes: readonly StoredChange[]): StoredChange[] =>
+  changes.filter((change) => change.data !== null);
+
+/** Whether the store's latest changes are exactly the unsure append's: it committed, nothing after it. */
+function committed(unsure: Unsure, stored: ChangesSince): boolean {
+  if (stored.version !== unsure.version) return false;
+  const theirs = stored.changes.filter((change) => change.version > unsure.from);
+  return isDeepStrictEqual(
+    theirs.map((change) => [change.version, change.kind, change.data]),
+    unsure.changes.map((change) => [change.version, change.kind, change.data]),
+  );
+}
+
 /**
  * Work a command needs before it is judged (a rematch creates its room), done in the room's turn
  * on the state it will be judged on: the command to judge, or a refusal.
@@ -152,6 +177,11 @@ export class Room {
   #bot: BotWork | null = null;
   /** A change fed from another node did not follow the cache: the next command reads the store. */
   #missed = false;
+  /**
+   * An append to a shared store that failed without an answer (a call that timed out is not
+   * cancelled): it may commit all the same, and then no node broadcast its events.
+   */
+  #unsure: Unsure | null = null;
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
     this.#state = state;
@@ -497,17 +527,29 @@ export class Room {
       }
       const { state, events, changes, chat } = result.value;
       let appended: Awaited<ReturnType<RoomStorage['append']>>;
+      const storing = changes.map(storedChangeOf);
       try {
         // A change that gives the room its result archives its game in the same transaction.
         appended = await this.#deps.storage.append(
           this.id,
           this.#state.version,
-          changes.map(storedChangeOf),
+          storing,
           finishedBy(this.#state, state),
         );
       } catch (error) {
-        // The store logs its failures (rate-limited); the command is answered and nothing changed.
+        // The store logs its failures (rate-limited); the command is answered and nothing changed
+        // here. A shared store may commit it yet: the next command reads the store first.
         this.log.debug({ err: error, command: command.type, version: this.#state.version }, 'append failed');
+        if (this.#deps.storage.currentVersion) {
+          this.#unsure = {
+            from: this.#state.version,
+            version: state.version,
+            changes: kept(storing),
+            events,
+            chat,
+          };
+          this.#missed = true;
+        }
         return unavailable();
       }
       if (!appended.ok) {
@@ -532,8 +574,7 @@ export class Room {
       this.#state = state;
       const first = events[0];
       if (first && this.#deps.storage.currentVersion) {
-        const stored = changes.map(storedChangeOf).filter((change) => change.data !== null);
-        storedWith.set(first, { roomId: this.id, from, version: state.version, changes: stored });
+        storedWith.set(first, { roomId: this.id, from, version: state.version, changes: kept(storing) });
       }
       if (state.public) this.#deps.onStored?.(state);
       const alone = this.#alone();
@@ -645,14 +686,32 @@ export class Room {
       const missing = await storage.changesSince(this.id, since);
       if (missing === null) return false;
       this.#missed = false;
+      const unsure = this.#unsure;
+      this.#unsure = null;
       if (missing.version === since) return true;
-      if (missing.version > since && this.#catchUp(since, missing.version, missing.changes)) return true;
+      if (missing.version > since && this.#catchUp(since, missing.version, missing.changes)) {
+        if (unsure && committed(unsure, missing)) this.#announce(unsure);
+        return true;
+      }
       return this.#reload();
     }
     const stored = await storage.currentVersion(this.id);
     if (stored === null) return false;
     this.#missed = false;
     return stored === this.#state.version || this.#reload();
+  }
+
+  /** The events (and chat) of a change this node stored without hearing so: sent now, as they would have been. */
+  #announce({ from, version, changes, events, chat }: Unsure): void {
+    this.log.info({ version }, 'a change whose store call failed was stored after all: broadcast now');
+    const first = events[0];
+    if (first) storedWith.set(first, { roomId: this.id, from, version, changes });
+    for (const event of events) {
+      this.#history.push(event);
+      this.#deps.onEvent?.(event);
+      this.#deps.broadcast(event);
+    }
+    if (chat) this.#deps.deliverChat?.(chat);
   }
 
   /** Applies the changes after `since` up to `version` through replay; false when they do not fit. */
