@@ -72,18 +72,22 @@ async function slowSubscriptions(target: URL, holdMs: number): Promise<SlowRedis
   };
 }
 
+/** Nodes A and B (B's subscriptions held back by a slow proxy) and a room made on A. */
+async function slowNodeB() {
+  const shared: Shared = await startShared();
+  fixture.defer(() => stopShared(shared));
+  const a = await startNode(shared);
+  fixture.defer(() => a.stop());
+  const slow = await slowSubscriptions(new URL(shared.redis.url), HOLD_MS);
+  const b = await startNode(shared, { REDIS_URL: slow.url });
+  fixture.defer(() => b.stop());
+  const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+  return { a, b, slow, created, roomId: created.roomId };
+}
+
 describe('a join on one node while another plays', () => {
   it('the joiner sees every move played right after its reply, and not its own join twice', async () => {
-    const shared: Shared = await startShared();
-    fixture.defer(() => stopShared(shared));
-    const a = await startNode(shared);
-    fixture.defer(() => a.stop());
-    const slow = await slowSubscriptions(new URL(shared.redis.url), HOLD_MS);
-    const b = await startNode(shared, { REDIS_URL: slow.url });
-    fixture.defer(() => b.stop());
-
-    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
+    const { a, b, slow, created, roomId } = await slowNodeB();
     const [goat, tiger] = await fixture.clients(a.url, a.url);
     expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
       ok: true,
@@ -121,16 +125,7 @@ describe('a join on one node while another plays', () => {
   });
 
   it("a spectator who joins on one node hears the spectators' chat sent on another right after its reply", async () => {
-    const shared: Shared = await startShared();
-    fixture.defer(() => stopShared(shared));
-    const a = await startNode(shared);
-    fixture.defer(() => a.stop());
-    const slow = await slowSubscriptions(new URL(shared.redis.url), HOLD_MS);
-    const b = await startNode(shared, { REDIS_URL: slow.url });
-    fixture.defer(() => b.stop());
-
-    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
+    const { a, b, created, roomId } = await slowNodeB();
     const [goat, talker] = await fixture.clients(a.url, a.url);
     expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
       ok: true,
