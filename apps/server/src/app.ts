@@ -169,6 +169,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ? { countRemote: (roomId: string) => (closing ? Promise.resolve(null) : countRemote(io, roomId)) }
       : {}),
     onCreated: () => metrics.roomsCreated.inc(),
+    onConflict: () => metrics.versionConflicts.inc(),
     onEvent: (event) => {
       metrics.events.inc({ type: event.type });
       if (event.type === 'move') metrics.moves.inc();

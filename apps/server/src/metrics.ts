@@ -13,6 +13,7 @@ export interface Metrics {
   readonly rejected: Counter<'code'>;
   readonly gamesFinished: Counter<'reason'>;
   readonly limited: Counter<'limit'>;
+  readonly versionConflicts: Counter;
 }
 
 export function createMetrics(liveRooms: () => number): Metrics {
@@ -65,6 +66,11 @@ export function createMetrics(liveRooms: () => number): Metrics {
       name: 'bagh_limited_total',
       help: 'Requests, commands and connections refused by a per-person limit, by limit (chat, rooms, bot-games, sockets)',
       labelNames: ['limit'],
+      registers,
+    }),
+    versionConflicts: new Counter({
+      name: 'bagh_store_version_conflicts_total',
+      help: 'Appends that met a change another node stored at the same room version (judged again on the stored room)',
       registers,
     }),
   };

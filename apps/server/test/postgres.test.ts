@@ -94,6 +94,10 @@ describe('two nodes on one PostgreSQL without Redis (a rolling deploy without RE
     for (const node of [a, b]) {
       expect((await getSnapshot(node.url, roomId)).moves).toEqual(BAGH_CHAL_TIGER_WIN.slice(0, 6));
     }
+    // A node met the other's change at its append: counted for the operator.
+    const conflicts = async (node: typeof a) =>
+      (await node.app.metrics.versionConflicts.get()).values.reduce((sum, v) => sum + v.value, 0);
+    expect((await conflicts(a)) + (await conflicts(b))).toBeGreaterThan(0);
   });
 });
 

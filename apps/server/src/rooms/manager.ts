@@ -71,6 +71,8 @@ export interface RoomManagerOptions {
   readonly countRemote?: (roomId: string) => Promise<PresenceCounts | null>;
   /** Called for every room this node creates: new, imported or a rematch. */
   readonly onCreated?: (room: Room) => void;
+  /** Called when a room's append meets a change another writer stored at its version. */
+  readonly onConflict?: () => void;
 }
 
 export interface CreatedRoom {
@@ -433,6 +435,7 @@ export class RoomManager {
         abandonGraceMs: this.#graceMs,
         bots: this.#opts.bots,
         countRemote: this.#opts.countRemote,
+        onConflict: this.#opts.onConflict,
         ...(this.#opts.storage.indexLive
           ? { onStored: (after: RoomState) => void this.#indexLive(after) }
           : {}),
