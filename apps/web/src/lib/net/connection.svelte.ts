@@ -371,7 +371,8 @@ export class GameConnection {
         return;
       }
       if (!reply.ok && reply.error.code === 'UNAVAILABLE' && outgoing.unavailable < UNAVAILABLE_RETRIES) {
-        // Not stored, nothing changed (a store fault, a server restarting): again after a while.
+        // A store fault or a server restarting: most likely not stored, though a slow store may
+        // commit it yet. The re-join after a while shows which (settleOutbox): sent again or done.
         this.#outbox = { ...outgoing, sent: false, unavailable: outgoing.unavailable + 1 };
         this.#rejoinSoon();
         return;
