@@ -114,7 +114,8 @@ export function goatBudgetFactor(game: Game): number {
   const { position } = game;
   if (position.toMove !== 'goat' || game.variant !== 'bagh-chal' || game.start.goatsInHand === 0) return 1;
   const hand = position.goatsInHand;
-  if (hand > 0) return hand <= GOAT_BUDGET_SHAPE.lateHand ? GOAT_BUDGET_SHAPE.transition : GOAT_BUDGET_SHAPE.elsewhere;
+  if (hand > 0)
+    return hand <= GOAT_BUDGET_SHAPE.lateHand ? GOAT_BUDGET_SHAPE.transition : GOAT_BUDGET_SHAPE.elsewhere;
   let placed = game.moves.length - 1;
   while (placed >= 0 && game.moves[placed]!.kind !== 'place') placed--;
   return placed >= 0 && game.moves.length - placed <= GOAT_BUDGET_SHAPE.earlySliding
@@ -225,7 +226,8 @@ export class Searcher {
     this.stopped = limits.stopped ?? NEVER;
     // The goats' nodes by the phase; their clock stays (a move's time is capped by its level).
     const factor = limits.goatBudget ? goatBudgetFactor(game) : 1;
-    this.maxNodes = limits.maxNodes === undefined ? Number.POSITIVE_INFINITY : Math.round(limits.maxNodes * factor);
+    this.maxNodes =
+      limits.maxNodes === undefined ? Number.POSITIVE_INFINITY : Math.round(limits.maxNodes * factor);
     this.reductions = limits.reductions ?? false;
     this.tableProbe =
       limits.tableProbe && game.variant === 'bagh-chal' && !game.options.multiJump ? limits.tableProbe : null;
