@@ -12,8 +12,7 @@ const PROOF_SHARE = 0.4;
 
 /**
  * `max`'s oracle with the table (`useMoveOracle`): the table's fastest win where it has one;
- * in a table draw, the move the proof-number search proves won, if any (its tree kept from one of
- * the game's moves to the next); else, among the drawing
+ * in a table draw, the move the proof-number search proves won, if any; else, among the drawing
  * moves it did not prove lost, 'race' plays the race search's best one, 'keep' leaves `max`'s
  * search those the race search did not prove lost either; elsewhere (a table loss) nothing.
  */
@@ -24,8 +23,7 @@ export function raceOracle(
 ): MoveOracle {
   const probe = blockProbe(table);
   const race = new RaceSearch(probe, table.winCaptures);
-  // One prover a table, its tree kept from a move to the same game's next (prover.ts, `reuse`).
-  const prover = new RaceProver(probe, table.winCaptures, false, true);
+  const prover = new RaceProver(probe, table.winCaptures);
   return (game, stopped) => {
     const wins = table.winningMoves(game);
     if (wins.length > 0) return wins;

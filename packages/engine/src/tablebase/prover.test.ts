@@ -5,7 +5,7 @@
  * two tiers (the tigers win at the second capture), where a race of 29 plies is beyond the
  * depth-first search's reach on a small budget and the prover finds it at once.
  */
-import { type Game, legalMoves, type Move, makeMove, play, playMoveTexts, sameMove } from '@bagh/rules';
+import { type Game, legalMoves, makeMove, play, playMoveTexts, sameMove } from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
 import { gameAt, tierZeroTable } from '../test-helpers.js';
@@ -131,34 +131,6 @@ describe('a long forced race (two tiers)', () => {
     expect(x.status).toBe(y.status);
     expect(x.expansions).toBe(y.expansions);
     expect((near.walked - walkedNear) * 2).toBeLessThan(far.walked - walkedFar);
-  });
-
-  it('keeps its tree from one of its side’s moves to the next: the budget adds up along the game', () => {
-    // Each game parsed afresh, as a bot worker parses each request: the same game by value.
-    const line = ['a5-b4', 'b5-a5', 'b4-a4', 'a5-b5'];
-    const at = (plies: number) =>
-      gameAfter('T1GGG/1GGGT/GTGTG/GGGGG/GGGGG g 0 1', ['b4-b5', ...line.slice(0, plies)]);
-    const kept = new RaceProver(probe2, 2, false, true);
-    for (const plies of [0, 2]) expect(kept.prove(at(plies), 300)?.status).toBe('open');
-    expect(kept.prove(at(4), 300)?.status).toBe('won');
-    // Afresh on the same budget the prover does not see it; on a larger one it proves the same.
-    expect(new RaceProver(probe2, 2).prove(at(4), 300)?.status).toBe('open');
-    expect(new RaceProver(probe2, 2).prove(at(4), 20_000)?.status).toBe('won');
-    // Another game (not two plies on from the last root) starts afresh: as a fresh prover.
-    const other = kept.prove(at(2), 300);
-    expect(other?.status).toBe(new RaceProver(probe2, 2).prove(at(2), 300)?.status);
-    expect(other?.expansions).toBe(300);
-    // The bot workers' oracle keeps it too: two plies on, it plays the win the fresh one does not see.
-    const limits = { maxNodes: 200, captureWeight: 4, proofExpansions: 300 };
-    const further = [...line, 'b3-b4', 'c3-b3'];
-    const atFurther = (plies: number) =>
-      gameAfter('T1GGG/1GGGT/GTGTG/GGGGG/GGGGG g 0 1', ['b4-b5', ...further.slice(0, plies)]);
-    const oracle = raceOracle(two, 'race', limits);
-    for (const plies of [0, 2, 4]) oracle(atFurther(plies));
-    const proof = new RaceProver(probe2, 2).prove(atFurther(6), 20_000)!;
-    expect(texts(proof.moves, 'won')).toEqual(['d3-c3']);
-    expect(makeMove(oracle(atFurther(6)) as Move)).toBe('d3-c3');
-    expect(makeMove(raceOracle(two, 'race', limits)(atFurther(6)) as Move)).toBe('b4-c3');
   });
 
   it('a cancelled bot request stops the prover and the race search at their next check', () => {

@@ -6,29 +6,20 @@
  * long forced races that a depth-limited search never reaches. Every race ends (R13), so each
  * node is proven won or lost for the side to move once its subtree is whole.
  * The tree is explicit (typed arrays, children contiguous); a node is a line from the root, since
- * a position's value depends on the line that reached it. Kept from a move to the same game's next
- * (`reuse`), its subtree for the two moves played is exactly the new root's: the same line.
+ * a position's value depends on the line that reached it.
  */
 import {
   type Game,
   historyOf,
   MAX_MOVES,
   type Move,
-  makePosition,
   type RepetitionTable,
   type SearchBoard,
-  sameMove,
 } from '@bagh/rules';
 import type { BoardProbe } from './probe.js';
 import { DRAW, LOST, moveOutcome, raceBoard, WON } from './race.js';
 
 const INF = 1 << 30;
-
-/** A move's from or to point (a placement has no from: -1). */
-function pointOf(move: Move, end: 'from' | 'to'): number {
-  if (end === 'from') return 'from' in move ? move.from : -1;
-  return 'path' in move ? move.path[move.path.length - 1]! : move.to;
-}
 
 export type ProofStatus = 'won' | 'lost' | 'open';
 export interface ProofResult {
@@ -59,81 +50,12 @@ export class RaceProver {
   /** Plies walked down the tree by all steps so far (a measure of the prover's work beside expansions). */
   walked = 0;
 
-  /**
-   * `fromRoot`: every step starts at the root (the same expansions, more plies walked; for tests).
-   * `reuse`: a prover that follows one game (the oracle's) keeps its tree from one of its side's
-   * moves to the next: the node two plies down for the moves played becomes the root, so the
-   * budget adds up along the game where the game goes (a proof needing more than one move's budget
-   * can be found over several).
-   */
+  /** `fromRoot`: every step starts at the root (the same expansions, more plies walked; for tests). */
   constructor(
     private readonly probe: BoardProbe,
     private readonly winCaptures = 5,
     private readonly fromRoot = false,
-    private readonly reuse = false,
   ) {}
-
-  /** The last root's game (its start and moves), for `reuse`. */
-  private lastMoves: readonly Move[] | null = null;
-  private lastStart = '';
-
-  /**
-   * `reuse`: when `game` is the last root's game two plies on, the last tree's node for those two
-   * moves becomes the root (its subtree copied to the front), so the work there is kept.
-   */
-  private reroot(game: Game): boolean {
-    const last = this.lastMoves;
-    if (!this.reuse || last === null || this.size === 0 || this.lastStart !== makePosition(game.start))
-      return false;
-    const n = last.length;
-    if (game.moves.length !== n + 2) return false;
-    // The same game (by value: a bot worker parses each request afresh): the same start and moves.
-    for (let i = n - 1; i >= 0; i--) if (!sameMove(game.moves[i]!, last[i]!)) return false;
-    let node = 0;
-    for (const move of game.moves.slice(n)) {
-      const from = this.first[node]!;
-      let found = -1;
-      for (let c = from; c < from + this.count[node]!; c++) {
-        const m = this.move[c]!;
-        // A packed move's (from, to) against the move object's points.
-        if (((m >>> 2) & 31) === pointOf(move, 'from') && ((m >>> 7) & 31) === pointOf(move, 'to')) found = c;
-      }
-      if (found < 0) return false;
-      node = found;
-    }
-    // Copy the subtree of `node` to the front, breadth first (children stay contiguous).
-    const old = { move: this.move, first: this.first, count: this.count, pn: this.pn, dn: this.dn };
-    const capacity = this.capacity;
-    this.move = new Int32Array(capacity);
-    this.first = new Int32Array(capacity);
-    this.count = new Int32Array(capacity);
-    this.pn = new Int32Array(capacity);
-    this.dn = new Int32Array(capacity);
-    const queue = [node];
-    const copyOf = [0];
-    let size = 1;
-    const put = (to: number, from: number) => {
-      this.move[to] = old.move[from]!;
-      this.pn[to] = old.pn[from]!;
-      this.dn[to] = old.dn[from]!;
-      this.count[to] = old.count[from]!;
-    };
-    put(0, node);
-    for (let q = 0; q < queue.length; q++) {
-      const from = queue[q]!;
-      const to = copyOf[q]!;
-      const k = old.count[from]!;
-      this.first[to] = k > 0 ? size : 0;
-      for (let i = 0; i < k; i++) {
-        put(size, old.first[from]! + i);
-        queue.push(old.first[from]! + i);
-        copyOf.push(size);
-        size++;
-      }
-    }
-    this.size = size;
-    return true;
-  }
 
   /**
    * The race from a position the table calls a draw, within `maxExpansions` expanded nodes (each
@@ -154,18 +76,13 @@ export class RaceProver {
     const packed = new Int32Array(MAX_MOVES);
     board.generatePacked(packed, 0);
     const moveOf = (m: number): Move => objects[packed.indexOf(m)]!;
+    this.size = 1;
     this.path.length = 0;
     this.current = 0;
     this.currentRootSide = true;
-    const kept = this.reroot(game);
-    this.lastMoves = game.moves;
-    this.lastStart = makePosition(game.start);
-    if (!kept || this.count[0] === 0) {
-      this.size = 1;
-      this.allocate(1);
-      this.init(0);
-      this.expand(0, board, history, true);
-    }
+    this.allocate(1);
+    this.init(0);
+    this.expand(0, board, history, true);
     if (this.count[0] === 0) {
       // Solved at once: a move into a table win (the first such), or no drawing move (no race).
       if (this.pn[0] !== 0) return null;
