@@ -19,8 +19,9 @@
  * plays on a clock a move instead (load-dependent: for comparison only).
  *
  * With TABLEBASE_DIR set: max with the sliding-phase tablebase against max without it, from drawn
- * sliding-phase starts, both sides (tools/tablebase-match.ts; BENCH_TB_STARTS, BENCH_TB_NODES);
- * skipped, with a line saying so, without. BENCH_MAX=0 skips max against old max; BENCH_TB_PROBE=1
+ * sliding-phase starts, both sides (tools/tablebase-match.ts; BENCH_TB_STARTS, BENCH_TB_NODES), the
+ * results split by each start's class under R13 (tools/tablebase-starts.ts: proven lost for the
+ * table side or not); skipped, with a line saying so, without. BENCH_MAX=0 skips max against old max; BENCH_TB_PROBE=1
  * gives new max the table in max against old max (its search probes it, it plays its wins).
  *
  * The tournament: every level against every other and a random mover, both sides, BENCH_GAMES

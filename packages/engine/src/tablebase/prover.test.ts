@@ -112,6 +112,27 @@ describe('a long forced race (two tiers)', () => {
     expect(texts(proof!.moves, 'lost')).toEqual(['b3-b4']);
   });
 
+  it('starts each step where the last changed nothing above: the same proof, a fraction of the plies walked', () => {
+    const near = new RaceProver(probe2, 2);
+    const far = new RaceProver(probe2, 2, true);
+    for (const position of [forced, game]) {
+      const budget = 3000;
+      const a = position === game ? new RaceProver(probe, 1) : near;
+      const b = position === game ? new RaceProver(probe, 1, true) : far;
+      const [x, y] = [a.prove(position, budget)!, b.prove(position, budget)!];
+      expect(x.status).toBe(y.status);
+      expect(x.expansions).toBe(y.expansions);
+      expect(x.moves.map((m) => m.status)).toEqual(y.moves.map((m) => m.status));
+    }
+    // An open race (no proof within the budget), where the steps go deepest.
+    const open = gameAfter('T1GGG/1GGGT/GTGTG/GGGGG/GGGGG g 0 1', ['b4-b5', 'b3-b4']);
+    const [walkedNear, walkedFar] = [near.walked, far.walked];
+    const [x, y] = [near.prove(open, 3000)!, far.prove(open, 3000)!];
+    expect(x.status).toBe(y.status);
+    expect(x.expansions).toBe(y.expansions);
+    expect((near.walked - walkedNear) * 2).toBeLessThan(far.walked - walkedFar);
+  });
+
   it('a cancelled bot request stops the prover and the race search at their next check', () => {
     const limits = { maxNodes: 60_000, captureWeight: 4 };
     expect(new RaceSearch(probe2, 2).search(forced, limits)!.nodes).toBeGreaterThan(1024);

@@ -40,13 +40,21 @@ export class RaceProver {
   private pn: Int32Array<ArrayBuffer> = new Int32Array(0);
   private dn: Int32Array<ArrayBuffer> = new Int32Array(0);
   private readonly buffer = new Int32Array(MAX_MOVES);
+  /** The nodes from the root down to the current node's parent (the board is on the current node). */
   private readonly path: number[] = [];
+  private current = 0;
+  private currentRootSide = true;
   /** The move into a table win that ended the latest expansion to find one. */
   private winning = 0;
 
+  /** Plies walked down the tree by all steps so far (a measure of the prover's work beside expansions). */
+  walked = 0;
+
+  /** `fromRoot`: every step starts at the root (the same expansions, more plies walked; for tests). */
   constructor(
     private readonly probe: BoardProbe,
     private readonly winCaptures = 5,
+    private readonly fromRoot = false,
   ) {}
 
   /**
@@ -69,6 +77,9 @@ export class RaceProver {
     board.generatePacked(packed, 0);
     const moveOf = (m: number): Move => objects[packed.indexOf(m)]!;
     this.size = 1;
+    this.path.length = 0;
+    this.current = 0;
+    this.currentRootSide = true;
     this.allocate(1);
     this.init(0);
     this.expand(0, board, history, true);
@@ -95,12 +106,17 @@ export class RaceProver {
     };
   }
 
-  /** One step: down to the most-proving node, expand it, and back up updating the numbers. */
+  /**
+   * One step: down to the most-proving node from the current node, expand it, and back up updating
+   * the numbers only as far as they change (Allis's current-node enhancement): where a node's numbers
+   * stay the same, so do its ancestors', and the next most-proving node is in its subtree, so the
+   * next step starts there (the board stays on it). The same nodes are expanded in the same order as
+   * from the root each time.
+   */
   private grow(board: SearchBoard, history: RepetitionTable): void {
     const path = this.path;
-    path.length = 0;
-    let node = 0;
-    let rootSide = true;
+    let node = this.current;
+    let rootSide = this.currentRootSide;
     while (this.count[node]! > 0) {
       path.push(node);
       const from = this.first[node]!;
@@ -113,15 +129,23 @@ export class RaceProver {
       board.makePacked(this.move[node]!);
       board.record(history);
       rootSide = !rootSide;
+      this.walked++;
     }
     this.expand(node, board, history, rootSide);
     while (path.length > 0) {
+      const parent = path[path.length - 1]!;
+      const pn = this.pn[parent]!;
+      const dn = this.dn[parent]!;
       board.unrecord(history);
       board.unmakePacked(this.move[node]!);
       rootSide = !rootSide;
-      node = path.pop()!;
+      path.pop();
+      node = parent;
       this.update(node, rootSide);
+      if (!this.fromRoot && this.pn[node] === pn && this.dn[node] === dn) break;
     }
+    this.current = node;
+    this.currentRootSide = rootSide;
   }
 
   /** The leaf's drawing moves become its children (a move into a table win, or none, ends it). */
