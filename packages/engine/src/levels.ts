@@ -21,7 +21,14 @@ export const LEVEL_SETTINGS: { readonly [L in Level]: LevelSettings } = {
   casual: { limits: { maxDepth: 3, exactRootScores: true, timeMs: 400 }, temperature: 0.1, budgetMs: 800 },
   strong: { limits: { maxDepth: 64, maxNodes: 40_000, timeMs: 800 }, temperature: 0, budgetMs: 1_200 },
   max: {
-    limits: { maxDepth: 64, maxNodes: 2_000_000, timeMs: 2_500, endgame: true, reductions: true },
+    limits: {
+      maxDepth: 64,
+      maxNodes: 2_000_000,
+      timeMs: 2_500,
+      endgame: true,
+      reductions: true,
+      goatBudget: true,
+    },
     temperature: 0,
     budgetMs: 3_000,
   },

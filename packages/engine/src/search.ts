@@ -80,6 +80,47 @@ export interface SearchLimits {
   readonly tableProbe?: TableProbe;
   /** Search only these root moves (legal ones of the game; e.g. the moves that keep the table's value). */
   readonly rootMoves?: readonly Move[];
+  /**
+   * The goats' node budget by the phase of a Bagh Chal game (`goatBudgetFactor`; the clock is
+   * not changed): more nodes where the placement ends and the sliding begins, fewer elsewhere,
+   * about as many over a game. On for `max`.
+   */
+  readonly goatBudget?: boolean;
+}
+
+/**
+ * The goats' budget shape (issue 21): max's goats lost their games where the placement ends and
+ * the sliding begins (the tigers' forks at plies 34–48 thin them to 16–17 goats, and from there
+ * the tablebase's draws hold by one or two moves a turn, lost 11–65 plies later). Max against old
+ * max, goats, from the 48 sound openings: ten times the nodes on plies 26–60 only won 35-0-13
+ * (won-drawn-lost) against 26-1-21 on 20k nodes a move, ten times on 3+ goats taken only changed
+ * nothing measurable. This shape spends as many nodes over a game as before (2.0 on 17 goat
+ * moves a game, 0.6 on 43, measured on those games).
+ */
+export const GOAT_BUDGET_SHAPE = {
+  /** Goats in hand at most this many (and one or more) … */
+  lateHand: 8,
+  /** … or all placed no more than this many plies ago. */
+  earlySliding: 22,
+  transition: 2,
+  elsewhere: 0.6,
+} as const;
+
+/**
+ * What the goats' budget is multiplied by (SearchLimits.goatBudget): 1 for the tigers, for other
+ * variants than Bagh Chal and for games that began without goats in hand (a set sliding position).
+ */
+export function goatBudgetFactor(game: Game): number {
+  const { position } = game;
+  if (position.toMove !== 'goat' || game.variant !== 'bagh-chal' || game.start.goatsInHand === 0) return 1;
+  const hand = position.goatsInHand;
+  if (hand > 0)
+    return hand <= GOAT_BUDGET_SHAPE.lateHand ? GOAT_BUDGET_SHAPE.transition : GOAT_BUDGET_SHAPE.elsewhere;
+  let placed = game.moves.length - 1;
+  while (placed >= 0 && game.moves[placed]!.kind !== 'place') placed--;
+  return placed >= 0 && game.moves.length - placed <= GOAT_BUDGET_SHAPE.earlySliding
+    ? GOAT_BUDGET_SHAPE.transition
+    : GOAT_BUDGET_SHAPE.elsewhere;
 }
 
 /**
@@ -183,7 +224,10 @@ export class Searcher {
     this.now = limits.now ?? (() => performance.now());
     this.deadline = limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs;
     this.stopped = limits.stopped ?? NEVER;
-    this.maxNodes = limits.maxNodes ?? Number.POSITIVE_INFINITY;
+    // The goats' nodes by the phase; their clock stays (a move's time is capped by its level).
+    const factor = limits.goatBudget ? goatBudgetFactor(game) : 1;
+    this.maxNodes =
+      limits.maxNodes === undefined ? Number.POSITIVE_INFINITY : Math.round(limits.maxNodes * factor);
     this.reductions = limits.reductions ?? false;
     this.tableProbe =
       limits.tableProbe && game.variant === 'bagh-chal' && !game.options.multiJump ? limits.tableProbe : null;
