@@ -1,6 +1,6 @@
 /**
- * Issue 21, max's goats: their budget by the phase of the game (GOAT_BUDGET_SHAPE). Node budgets
- * only (deterministic).
+ * Issue 21, max's goats: their budget by the phase of the game (GOAT_BUDGET_SHAPE), on their nodes
+ * and their clock (both deterministic here: node budgets, and a clock that moves as it is read).
  */
 import { createGame, type Game, playMoveTexts } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +47,24 @@ describe("the goats' budget shape", () => {
     const game = after(LOST);
     expect(new Searcher().search(game, maxOn(10_000, false)).nodes).toBe(10_000);
     expect(new Searcher().search(game, maxOn(10_000, true)).nodes).toBe(20_000);
+  });
+
+  it('and the time it is given times the factor, so that a move bound by the clock is shaped too', () => {
+    const timed = (game: Game, goatBudget: boolean) => {
+      let clock = 0;
+      const now = () => (clock += 10); // each read of the clock is 10 ms later
+      new Searcher().search(game, {
+        ...LEVEL_SETTINGS.max.limits,
+        maxNodes: undefined,
+        timeMs: 500,
+        goatBudget,
+        now,
+      });
+      return clock - 10; // from the read that set the deadline
+    };
+    expect(timed(after(LOST), false)).toBe(500);
+    expect(timed(after(LOST), true)).toBe(500 * GOAT_BUDGET_SHAPE.transition);
+    expect(timed(after(LOST.slice(0, 10)), true)).toBe(500 * GOAT_BUDGET_SHAPE.elsewhere);
   });
 
   // Ply 29 of the lost game, 6 goats in hand: on 20k nodes max's goats place G@d5 (depth 9,

@@ -30,6 +30,7 @@ export const LEVEL_SETTINGS: { readonly [L in Level]: LevelSettings } = {
       goatBudget: true,
     },
     temperature: 0,
-    budgetMs: 3_000,
+    // The goats' longest move: timeMs × GOAT_BUDGET_SHAPE.transition, and a margin.
+    budgetMs: 5_500,
   },
 };

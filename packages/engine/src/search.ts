@@ -81,9 +81,9 @@ export interface SearchLimits {
   /** Search only these root moves (legal ones of the game; e.g. the moves that keep the table's value). */
   readonly rootMoves?: readonly Move[];
   /**
-   * The goats' node budget by the phase of a Bagh Chal game (`goatBudgetFactor`; the clock is
-   * not changed): more nodes where the placement ends and the sliding begins, fewer elsewhere,
-   * about as many over a game. On for `max`.
+   * The goats' budget by the phase of a Bagh Chal game (`goatBudgetFactor`), on both their
+   * nodes and their clock: more where the placement ends and the sliding begins, less elsewhere,
+   * about as much over a game. On for `max`.
    */
   readonly goatBudget?: boolean;
 }
@@ -222,10 +222,11 @@ export class Searcher {
     // Before the clock starts: the first search to use the table waits for it to be solved.
     this.endgame = limits.endgame && game.variant === 'bagh-chal' ? baghChalEndgame() : null;
     this.now = limits.now ?? (() => performance.now());
-    this.deadline = limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs;
-    this.stopped = limits.stopped ?? NEVER;
-    // The goats' nodes by the phase; their clock stays (a move's time is capped by its level).
+    // The goats' nodes and time by the phase: a move bound by either gets the same shape.
     const factor = limits.goatBudget ? goatBudgetFactor(game) : 1;
+    this.deadline =
+      limits.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + limits.timeMs * factor;
+    this.stopped = limits.stopped ?? NEVER;
     this.maxNodes =
       limits.maxNodes === undefined ? Number.POSITIVE_INFINITY : Math.round(limits.maxNodes * factor);
     this.reductions = limits.reductions ?? false;
