@@ -5,15 +5,12 @@ import { createMemoryStorage } from '../src/storage/memory.js';
 
 const log = pino({ level: 'silent' });
 
-/** A store whose check answers only when `answer` is called. */
-function heldStore() {
+/** A store whose checks each wait until answered, in any order. */
+function queuedStore() {
   const store = createMemoryStorage();
-  let answer = () => {};
-  store.check = () =>
-    new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-  return { store, answer: () => answer() };
+  const waiting: (() => void)[] = [];
+  store.check = () => new Promise<void>((resolve) => waiting.push(resolve));
+  return { store, answer: (i: number) => waiting[i]!(), calls: () => waiting.length };
 }
 
 describe('guarded store: call timeouts', () => {
@@ -23,35 +20,21 @@ describe('guarded store: call timeouts', () => {
 
   it('a call slower than timeoutMs fails; with timeoutMs false it takes no timer and waits', async () => {
     vi.useFakeTimers();
-    const timed = heldStore();
+    const timed = queuedStore();
     const guarded = guardStorage(timed.store, { log, timeoutMs: 1000 });
     const late = guarded.check().catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(1001);
     expect(await late).toBeInstanceOf(StoreUnavailableError);
     await guarded.close();
 
-    const held = heldStore();
+    const held = queuedStore();
     const untimed = guardStorage(held.store, { log, timeoutMs: false });
     const waiting = untimed.check();
     // No timeout armed: five times the default passes and the call still waits for its store.
     await vi.advanceTimersByTimeAsync(5000);
-    held.answer();
+    held.answer(0);
     await expect(waiting).resolves.toBeUndefined();
     await untimed.close();
-  });
-});
-
-/** A store whose checks each wait until answered, in any order. */
-function queuedStore() {
-  const store = createMemoryStorage();
-  const waiting: (() => void)[] = [];
-  store.check = () => new Promise<void>((resolve) => waiting.push(resolve));
-  return { store, answer: (i: number) => waiting[i]!(), calls: () => waiting.length };
-}
-
-describe('guarded store: a timed-out call', () => {
-  afterEach(() => {
-    vi.useRealTimers();
   });
 
   it('opens the breaker when the store answered nothing since it began: the next call fails at once', async () => {
