@@ -353,6 +353,8 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
     /** The last move's answer, 'accepted' or the error's code (none yet: null), and whether its broadcast reached the spectator. */
     answer: string | null;
     heard: boolean;
+    /** Counts the room's scheduled moves: only the latest may be sent or played again. */
+    turn: number;
   }
   let measure = newMeasure();
   let running = () => false;
@@ -360,19 +362,29 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
     if (!reply.ok) countError(measure, reply.error?.code ?? 'unknown');
   };
 
-  const next = (slot: Slot) => paced(options.ratePerRoom, slot.sentAt, () => move(slot));
+  // One move in flight per room: a broadcast and a refusal that both ask for the next move
+  // schedule it once (the later asking supersedes the earlier).
+  const next = (slot: Slot) => {
+    const turn = ++slot.turn;
+    paced(options.ratePerRoom, slot.sentAt, () => {
+      if (slot.turn === turn) move(slot);
+    });
+  };
   const move = (slot: Slot) => {
-    if (!running()) return;
+    const moves = legalMoves(slot.game);
+    if (!running() || moves.length === 0) return;
     const side = slot.game.position.toMove;
-    const move = makeMove(pick(legalMoves(slot.game)));
+    const move = makeMove(pick(moves));
+    const turn = slot.turn;
     slot.sentAt = performance.now();
     slot.answer = null;
     slot.heard = false;
     const answered = (reply: { ok: boolean; error?: { code: string } }) => {
       slot.answer = reply.ok ? 'accepted' : (reply.error?.code ?? 'unknown');
       ack(reply);
-      // A refused move is played again (another one), so one error does not end the room's play.
-      if (!reply.ok) next(slot);
+      // A refused move is played again (another one), so one error does not end the room's play;
+      // not after STALE (the game moved on unseen: its broadcast is awaited) or once superseded.
+      if (!reply.ok && reply.error?.code !== 'STALE' && slot.turn === turn) next(slot);
     };
     slot.players[side].emit('move', { roomId: slot.roomId, move, ply: slot.game.moves.length }, answered);
   };
@@ -427,6 +439,7 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
       sentAt: 0,
       answer: 'accepted',
       heard: true,
+      turn: 0,
     };
     spectator.on('room:event', (event: RoomEvent) => {
       if (event.type !== 'move' || event.roomId !== slot.roomId || event.move === undefined) return;
@@ -466,15 +479,11 @@ export async function baghLoad(urls: readonly string[], rooms: number, options: 
       // has stopped playing: counted as an error, not hidden in a lower moves/s.
       const now = performance.now();
       for (const slot of slots) {
-        // A move refused as STALE while the spectator saw no newer move: the room's game moved on unseen.
+        if (slot.heard || now - slot.sentAt < STALLED_MS) continue;
+        // Refused as STALE and no newer move seen since: the room's game moved on unseen.
         if (slot.answer === 'STALE') countError(measure, 'stuck on STALE');
-        if (
-          slot.heard ||
-          (slot.answer !== 'accepted' && slot.answer !== null) ||
-          now - slot.sentAt < STALLED_MS
-        )
-          continue;
-        countError(measure, slot.answer === 'accepted' ? 'accepted, not broadcast' : 'no answer');
+        else if (slot.answer === 'accepted') countError(measure, 'accepted, not broadcast');
+        else if (slot.answer === null) countError(measure, 'no answer');
       }
       for (const slot of slots)
         for (const s of [slot.players.goat, slot.players.tiger, slot.spectator]) s.disconnect();

@@ -70,7 +70,7 @@ export function createMetrics(liveRooms: () => number): Metrics {
     }),
     versionConflicts: new Counter({
       name: 'bagh_store_version_conflicts_total',
-      help: 'Appends that met a change another node stored at the same room version (judged again on the stored room)',
+      help: 'Appends that met a change another node stored at the same room version (the command is judged again on the stored room, up to a few times)',
       registers,
     }),
   };

@@ -41,6 +41,13 @@ describe('guarded store: call timeouts', () => {
     vi.useFakeTimers();
     const held = queuedStore();
     const guarded = guardStorage(held.store, { log, timeoutMs: 1000 });
+    // Answered calls first, so that the error rate alone (1 failure in 6) would not open it.
+    for (let i = 0; i < 5; i++) {
+      const answeredCall = guarded.check();
+      held.answer(i);
+      await answeredCall;
+    }
+    await vi.advanceTimersByTimeAsync(10);
     const first = guarded.check().catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(1001);
     expect(await first).toBeInstanceOf(StoreUnavailableError);
@@ -48,7 +55,7 @@ describe('guarded store: call timeouts', () => {
     const next = guarded.check().catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(0);
     expect(await next).toBeInstanceOf(StoreUnavailableError);
-    expect(held.calls()).toBe(1);
+    expect(held.calls()).toBe(6);
     await guarded.close();
   });
 

@@ -143,6 +143,39 @@ describe('a change stored after its call timed out', () => {
   });
 });
 
+describe('a change that commits after the next command read the store', () => {
+  it('is broadcast when it lands: the room keeps it until the store moves past its version', async () => {
+    const url = await freshDatabase();
+    const server = await fixture.server({
+      config: { DATABASE_URL: url },
+      options: { storeTimeoutMs: 200, botWorkers: 0 },
+    });
+    const { roomId, goat, tiger, watcher } = await fixture.table(server.url);
+    // Another session holds the room's row: the move's append waits for it, its call times out,
+    // and the statement goes on waiting.
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    fixture.defer(() => locker.end());
+    await locker.query('BEGIN');
+    await locker.query('SELECT 1 FROM room WHERE id = $1 FOR UPDATE', [roomId]);
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'UNAVAILABLE' },
+    });
+    await sleep(1300); // the breaker tries again
+    // The next command reads the store while the move still waits (the version has not moved);
+    // then the lock goes, the move commits first and the chat is judged after it.
+    const chat = watcher.request('chat:send', { roomId, channel: 'spectators', text: 'hi' });
+    await sleep(100);
+    await locker.query('COMMIT');
+    expect(await chat).toMatchObject({ ok: true });
+    for (const client of [tiger, watcher]) {
+      expect(await client.waitFor((e) => e.type === 'move', 2000)).toMatchObject({ move: 'G@c3' });
+    }
+    expect((await getSnapshot(server.url, roomId)).moves).toEqual(['G@c3']);
+  });
+});
+
 describe('a node started with REDIS_URL alone', () => {
   it('refuses to start, saying why (run after pnpm build)', async () => {
     await expect(startServerProcess({ REDIS_URL: 'redis://127.0.0.1:1' })).rejects.toThrow(

@@ -57,7 +57,9 @@ export function chooseMove(
   let result = searcher.search(game, limits);
   // Every move that keeps the table's draw loses by R13 within the horizon: any legal move may do better.
   if (among !== null && result.score <= -(WIN_SCORE - 1000)) {
-    const free = searcher.search(game, { ...limits, rootMoves: undefined });
+    // On the level's plain budget: after the oracle and a shaped first search, a second shaped
+    // one (2× for the goats) could outlast the worker's budget.
+    const free = searcher.search(game, { ...limits, rootMoves: undefined, goatBudget: false });
     if (free.score > result.score) result = free;
   }
   if (!result.move) return null;

@@ -10,7 +10,8 @@ import { goatsForceTrap } from './test-helpers.js';
 
 const MATE_BOUND = WIN_SCORE - 1000;
 /** max's own limits on a node budget instead of its clock. */
-const maxOn = (maxNodes: number) => ({ timeMs: undefined, maxNodes });
+// A flat budget (no goats' shape): the node counts below are what each search gets.
+const maxOn = (maxNodes: number) => ({ timeMs: undefined, maxNodes, goatBudget: false });
 const never = () => 0;
 /**
  * The searches are bounded by nodes, not time; vitest's own timeout is only a backstop, wide

@@ -73,6 +73,8 @@ for (let i = 0; i < critical.length; i += args.step) {
     ...LEVEL_SETTINGS.max.limits,
     timeMs: undefined,
     maxNodes: args.nodes,
+    // "max on N nodes" means N for every position (no goats' budget by the phase).
+    goatBudget: false,
     weights: { ...GOAT_WEIGHTS, ...args.weights },
   };
   const result = new Searcher().search(replay(moves), limits);

@@ -4,8 +4,8 @@
  * due PATIENCE times its level's budget after it was first queued.
  *
  * Rooms at one level are served in turn (round-robin). Across levels the wait scales with the
- * search asked for: a beginner's move (400 ms budget) goes before max searches (3 s) queued less
- * than (3000 − 400) × PATIENCE ms earlier, instead of behind every one of them. A due never moves,
+ * search asked for: a beginner's move (400 ms budget) goes before max searches (5.5 s) queued less
+ * than (5500 − 400) × PATIENCE ms earlier, instead of behind every one of them. A due never moves,
  * so no request waits forever behind quicker ones.
  */
 export const PATIENCE = 10;

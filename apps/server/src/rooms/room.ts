@@ -180,10 +180,12 @@ export class Room {
   /** A change fed from another node did not follow the cache: the next command reads the store. */
   #missed = false;
   /**
-   * An append to a shared store that failed without an answer (a call that timed out is not
-   * cancelled): it may commit all the same, and then no node broadcast its events.
+   * Appends to a shared store at the cached version that failed (a call that timed out is not
+   * cancelled): one may commit all the same, and then no node broadcast its events. Kept until
+   * the store moves past that version (then the one it holds is announced) or an append at it
+   * succeeds (then none can commit: the version is taken).
    */
-  #unsure: Unsure | null = null;
+  #unsure: Unsure[] = [];
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
     this.#state = state;
@@ -543,13 +545,14 @@ export class Room {
         // here. A shared store may commit it yet: the next command reads the store first.
         this.log.debug({ err: error, command: command.type, version: this.#state.version }, 'append failed');
         if (this.#deps.storage.currentVersion) {
-          this.#unsure = {
+          if (this.#unsure[0]?.from !== this.#state.version) this.#unsure = [];
+          this.#unsure.push({
             from: this.#state.version,
             version: state.version,
             changes: kept(storing),
             events,
             chat,
-          };
+          });
           this.#missed = true;
         }
         return unavailable();
@@ -577,6 +580,7 @@ export class Room {
       }
       const from = this.#state.version;
       this.#state = state;
+      this.#unsure = [];
       const first = events[0];
       if (first && this.#deps.storage.currentVersion) {
         storedWith.set(first, { roomId: this.id, from, version: state.version, changes: kept(storing) });
@@ -691,11 +695,13 @@ export class Room {
       const missing = await storage.changesSince(this.id, since);
       if (missing === null) return false;
       this.#missed = false;
-      const unsure = this.#unsure;
-      this.#unsure = null;
+      // Still at the version an unsure append was made at: it may yet commit, so it is kept.
       if (missing.version === since) return true;
+      const unsure = this.#unsure;
+      this.#unsure = [];
       if (missing.version > since && this.#catchUp(since, missing.version, missing.changes)) {
-        if (unsure && committed(unsure, missing)) this.#announce(unsure);
+        const stored = unsure.find((append) => append.from === since && committed(append, missing));
+        if (stored) this.#announce(stored);
         return true;
       }
       return this.#reload();
@@ -703,6 +709,7 @@ export class Room {
     const stored = await storage.currentVersion(this.id);
     if (stored === null) return false;
     this.#missed = false;
+    this.#unsure = [];
     return stored === this.#state.version || this.#reload();
   }
 
@@ -717,6 +724,9 @@ export class Room {
       this.#deps.broadcast(event);
     }
     if (chat) this.#deps.deliverChat?.(chat);
+    if (this.#state.public) this.#deps.onStored?.(this.#state);
+    // Its timers (a clock, a bot's turn), when no command follows to set them (sync).
+    this.#schedule();
   }
 
   /** Applies the changes after `since` up to `version` through replay; false when they do not fit. */

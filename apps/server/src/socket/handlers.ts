@@ -292,9 +292,11 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
           chat: room.chatFor(side === null),
         });
       };
-      const result = await judge(roomId, join, reply, judged, send);
-      forget(roomId, result);
-      unadmit(roomId, was);
+      try {
+        forget(roomId, await judge(roomId, join, reply, judged, send));
+      } finally {
+        unadmit(roomId, was);
+      }
     },
 
     'seat:claim': async ({ roomId, side }, reply) => {
@@ -308,9 +310,11 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
         room.log.info({ side }, 'seat claimed');
         reply({ ok: true, seatToken, snapshot: room.snapshot() });
       };
-      const result = await judge(roomId, claim, reply, judged, send);
-      forget(roomId, result);
-      unadmit(roomId, was);
+      try {
+        forget(roomId, await judge(roomId, claim, reply, judged, send));
+      } finally {
+        unadmit(roomId, was);
+      }
     },
 
     move: async ({ roomId, move, ply }, reply) => {

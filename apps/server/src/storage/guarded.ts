@@ -35,14 +35,13 @@ type Call = () => Promise<unknown>;
 
 export function guardStorage(storage: RoomStorage, options: GuardOptions): GuardedStorage {
   const { log } = options;
-  // When the store last answered a call, with a result or an error, in time or not.
+  // When a call last succeeded, in time or not. Failures do not count: the client's own (a pool
+  // wait, a refused connection) say nothing of whether the store answers.
   let answeredAt = Number.NEGATIVE_INFINITY;
   const answered = async (call: Call) => {
-    try {
-      return await call();
-    } finally {
-      answeredAt = Date.now();
-    }
+    const result = await call();
+    answeredAt = Date.now();
+    return result;
   };
   const breaker = new CircuitBreaker(answered, {
     timeout: options.timeoutMs ?? 1000,
