@@ -316,7 +316,7 @@ async function maxAgainstOld(): Promise<void> {
     .map((l) => l.toFixed(2))
     .join(' ');
   console.log(
-    `\nmax against old max: sound openings ${describeIndices(picked)} of ${openings.length}, locked starts ${describeIndices(locked)} of ${LOCKED_STARTS.length}, ${process.env.BENCH_SIDE === 'goat' || process.env.BENCH_SIDE === 'tiger' ? `new max as ${process.env.BENCH_SIDE}s only` : 'both sides'}, ${timeMs === undefined ? `${nodes.toLocaleString('en-US')} nodes a move each (no clock)` : `${timeMs} ms a move each (clock: depends on load)`}; load average ${load}`,
+    `\nmax against old max: sound openings ${describeIndices(picked)} of ${openings.length}, locked starts ${describeIndices(locked)} of ${LOCKED_STARTS.length}, ${process.env.BENCH_SIDE === 'goat' || process.env.BENCH_SIDE === 'tiger' ? `new max as ${process.env.BENCH_SIDE}s only` : 'both sides'}, ${timeMs === undefined ? `${nodes.toLocaleString('en-US')} nodes a move each (no clock; new max's goats by the phase, GOAT_BUDGET_SHAPE)` : `${timeMs} ms a move each (clock: depends on load)`}; load average ${load}`,
   );
   const started = performance.now();
   const results = await runMatches(matches, Number(process.env.BENCH_MINUTES ?? 600));

@@ -130,7 +130,7 @@ export function tablebaseMatch(dir: string, load: string): void {
     const sides = (process.env.BENCH_TB_SIDES?.split(',') ?? ['tiger', 'goat']) as Side[];
     const reference = sides.length === 2;
     console.log(
-      `\nmax with the tablebase (${dir}; oracle ${process.env.BENCH_TB_ORACLE ?? 'race'}) against max without it: ${starts.length} drawn sliding-phase starts${only ? ` (playing ${only.join(', ')})` : ''}, ${reference ? 'both sides' : `the table as ${sides.join(' and ')}s`}, ${nodes.toLocaleString('en-US')} nodes a move each (no clock), capped at ${MAX_PLIES} plies; load average ${load}`,
+      `\nmax with the tablebase (${dir}; oracle ${process.env.BENCH_TB_ORACLE ?? 'race'}) against max without it: ${starts.length} drawn sliding-phase starts${only ? ` (playing ${only.join(', ')})` : ''}, ${reference ? 'both sides' : `the table as ${sides.join(' and ')}s`}, ${nodes.toLocaleString('en-US')} nodes a move each (no clock; the goats' by the phase, GOAT_BUDGET_SHAPE), capped at ${MAX_PLIES} plies; load average ${load}`,
     );
     // Per side: from starts proven lost for it under R13 (any play loses), and from the others.
     const tallies: Record<Side, Record<'proven' | 'open', Tally>> = {
