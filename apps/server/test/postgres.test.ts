@@ -112,13 +112,14 @@ describe('a change stored after its call timed out', () => {
       ...store,
       async append(...args) {
         const appended = await store.append(...args);
-        if (slowAppends-- > 0) await sleep(600);
+        if (slowAppends-- > 0) await sleep(900);
         return appended;
       },
     };
     const server = await fixture.server({
       config: { DATABASE_URL: url },
-      options: { storage, storeTimeoutMs: 200, botWorkers: 0 },
+      // Timeouts long enough for a loaded machine's set-up; the slow append outlasts this one.
+      options: { storage, storeTimeoutMs: 500, botWorkers: 0 },
     });
     const { roomId, goat, tiger, watcher } = await fixture.table(server.url);
     slowAppends = 1;
@@ -148,7 +149,8 @@ describe('a change that commits after the next command read the store', () => {
     const url = await freshDatabase();
     const server = await fixture.server({
       config: { DATABASE_URL: url },
-      options: { storeTimeoutMs: 200, botWorkers: 0 },
+      // The default timeout: the chat's append, queued behind the lock, has room to finish.
+      options: { storeTimeoutMs: 1000, botWorkers: 0 },
     });
     const { roomId, goat, tiger, watcher } = await fixture.table(server.url);
     // Another session holds the room's row: the move's append waits for it, its call times out,

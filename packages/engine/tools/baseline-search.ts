@@ -412,8 +412,10 @@ export class BaselineSearcher {
   }
 }
 
-/** The goats' weights before issue 21's follow-ups (crampedGoats, a goat at 120): the baseline stays put. */
-/** The goats' weights before issue 21's goat work, written out: later tuning must not reach them. */
+/**
+ * The goats' weights before issue 21's goat work (crampedGoats, a goat at 120), written out as
+ * GOAT_WEIGHTS had them: later tuning must not reach the baseline.
+ */
 const OLD_GOAT_WEIGHTS: Weights = {
   capture: 60,
   threat: 30,
