@@ -176,6 +176,32 @@ describe('a change that commits after the next command read the store', () => {
     }
     expect((await getSnapshot(server.url, roomId)).moves).toEqual(['G@c3']);
   });
+
+  it('is broadcast when it lands though no command follows: the room reads the store again by itself', async () => {
+    const url = await freshDatabase();
+    const server = await fixture.server({
+      config: { DATABASE_URL: url },
+      options: { storeTimeoutMs: 1000, botWorkers: 0 },
+    });
+    const { roomId, goat, tiger, watcher } = await fixture.table(server.url);
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    fixture.defer(() => locker.end());
+    await locker.query('BEGIN');
+    await locker.query('SELECT 1 FROM room WHERE id = $1 FOR UPDATE', [roomId]);
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'UNAVAILABLE' },
+    });
+    // The lock outlasts a check or two (the store still at the version before), then goes: the
+    // move commits, and nobody sends anything more.
+    await sleep(1500);
+    await locker.query('COMMIT');
+    for (const client of [tiger, watcher, goat]) {
+      expect(await client.waitFor((e) => e.type === 'move', 10_000)).toMatchObject({ move: 'G@c3' });
+    }
+    expect(watcher.events.filter((e) => e.type === 'move')).toHaveLength(1);
+  });
 });
 
 describe('a node started with REDIS_URL alone', () => {

@@ -186,6 +186,13 @@ export class Room {
    * succeeds (then none can commit: the version is taken).
    */
   #unsure: Unsure[] = [];
+  /**
+   * Reads the store again while an append is unsure: no other command may come to find it (the
+   * mover's page waits before it tries again, a scripted client may never), and the opponent
+   * would wait for the move's event meanwhile. Backs off like the timers while the store fails.
+   */
+  #unsureTimer: NodeJS.Timeout | undefined;
+  #unsureChecks = 0;
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
     this.#state = state;
@@ -323,6 +330,7 @@ export class Room {
     clearTimeout(this.#flagTimer);
     clearTimeout(this.#abandonTimer);
     clearTimeout(this.#departTimer);
+    clearTimeout(this.#unsureTimer);
     this.#dropBot();
   }
 
@@ -468,7 +476,8 @@ export class Room {
     clearTimeout(this.#flagTimer);
     clearTimeout(this.#abandonTimer);
     clearTimeout(this.#departTimer);
-    this.#flagTimer = this.#abandonTimer = this.#departTimer = undefined;
+    clearTimeout(this.#unsureTimer);
+    this.#flagTimer = this.#abandonTimer = this.#departTimer = this.#unsureTimer = undefined;
     if (this.#stopped) return;
     const state = this.#state;
     const now = this.#deps.now();
@@ -497,7 +506,18 @@ export class Room {
       }, retry);
       this.#departTimer.unref();
     }
+    if (this.#unsure.length > 0) {
+      this.#unsureTimer = setTimeout(() => this.#recheck(), timerBackoffMs(this.#unsureChecks + 1));
+      this.#unsureTimer.unref();
+    } else this.#unsureChecks = 0;
     this.#scheduleBot();
+  }
+
+  /** Reads the store for an unsure append; still unsure (the store failing, or not moved yet): later again. */
+  #recheck(): void {
+    this.#unsureChecks++;
+    const again = () => this.#schedule();
+    void this.sync().then(again, again);
   }
 
   /** Judges the clock now (a reader about to look at a room whose time may have run out). */
