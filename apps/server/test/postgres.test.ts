@@ -144,26 +144,34 @@ describe('a change stored after its call timed out', () => {
   });
 });
 
+/**
+ * A room on PostgreSQL whose goat has played G@c3 while another session held the room's row: the
+ * move's append waits for the lock, its call times out (answered UNAVAILABLE), and the statement
+ * goes on waiting until `locker` commits.
+ */
+async function moveBehindALock() {
+  const url = await freshDatabase();
+  const server = await fixture.server({
+    config: { DATABASE_URL: url },
+    // The default timeout: a chat's append, queued behind the lock, has room to finish.
+    options: { storeTimeoutMs: 1000, botWorkers: 0 },
+  });
+  const table = await fixture.table(server.url);
+  const locker = new pg.Client({ connectionString: url });
+  await locker.connect();
+  fixture.defer(() => locker.end());
+  await locker.query('BEGIN');
+  await locker.query('SELECT 1 FROM room WHERE id = $1 FOR UPDATE', [table.roomId]);
+  expect(await table.goat.request('move', { roomId: table.roomId, move: 'G@c3', ply: 0 })).toMatchObject({
+    ok: false,
+    error: { code: 'UNAVAILABLE' },
+  });
+  return { ...table, server, locker };
+}
+
 describe('a change that commits after the next command read the store', () => {
   it('is broadcast when it lands: the room keeps it until the store moves past its version', async () => {
-    const url = await freshDatabase();
-    const server = await fixture.server({
-      config: { DATABASE_URL: url },
-      // The default timeout: the chat's append, queued behind the lock, has room to finish.
-      options: { storeTimeoutMs: 1000, botWorkers: 0 },
-    });
-    const { roomId, goat, tiger, watcher } = await fixture.table(server.url);
-    // Another session holds the room's row: the move's append waits for it, its call times out,
-    // and the statement goes on waiting.
-    const locker = new pg.Client({ connectionString: url });
-    await locker.connect();
-    fixture.defer(() => locker.end());
-    await locker.query('BEGIN');
-    await locker.query('SELECT 1 FROM room WHERE id = $1 FOR UPDATE', [roomId]);
-    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({
-      ok: false,
-      error: { code: 'UNAVAILABLE' },
-    });
+    const { server, roomId, tiger, watcher, locker } = await moveBehindALock();
     await sleep(1300); // the breaker tries again
     // The next command reads the store while the move still waits (the version has not moved);
     // then the lock goes, the move commits first and the chat is judged after it.
@@ -178,21 +186,7 @@ describe('a change that commits after the next command read the store', () => {
   });
 
   it('is broadcast when it lands though no command follows: the room reads the store again by itself', async () => {
-    const url = await freshDatabase();
-    const server = await fixture.server({
-      config: { DATABASE_URL: url },
-      options: { storeTimeoutMs: 1000, botWorkers: 0 },
-    });
-    const { roomId, goat, tiger, watcher } = await fixture.table(server.url);
-    const locker = new pg.Client({ connectionString: url });
-    await locker.connect();
-    fixture.defer(() => locker.end());
-    await locker.query('BEGIN');
-    await locker.query('SELECT 1 FROM room WHERE id = $1 FOR UPDATE', [roomId]);
-    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({
-      ok: false,
-      error: { code: 'UNAVAILABLE' },
-    });
+    const { goat, tiger, watcher, locker } = await moveBehindALock();
     // The lock outlasts a check or two (the store still at the version before), then goes: the
     // move commits, and nobody sends anything more.
     await sleep(1500);
