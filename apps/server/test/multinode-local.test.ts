@@ -90,4 +90,22 @@ describe('a room played on one node alone', () => {
     expect(onB.moves).toEqual(onA.moves);
     expect(onB.version).toBe(onA.version);
   });
+
+  it("hears the room on a node where a seat's second socket joins (a second tab, a reconnect before the old socket is gone)", async () => {
+    const shared = cluster();
+    const [a, b] = await Promise.all([startNode(shared), startNode(shared)]);
+    for (const n of [a, b]) fixture.defer(() => n.stop());
+    const { roomId, goat, claimed } = await fixture.seat(a.url);
+    // Both seats on A: A sends the room's events there only. The tiger's player opens the room
+    // again on B: nothing a client sees changes (the tiger was connected already).
+    const tigerB = await fixture.client(b.url);
+    expect(await tigerB.request('room:join', { roomId, seatToken: claimed.seatToken })).toMatchObject({
+      ok: true,
+      role: 'tiger',
+    });
+    const move = BAGH_CHAL_GOAT_WIN[0];
+    const ack = await goat.request('move', { roomId, move, ply: 0 });
+    expect(ack).toMatchObject({ ok: true });
+    expect(await tigerB.waitForVersion(ack.version, 5000)).toMatchObject({ type: 'move', move });
+  });
 });

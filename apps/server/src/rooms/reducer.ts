@@ -305,16 +305,24 @@ function chat(state: RoomState, socketId: string, channel: ChatChannel, text: st
 const seatStillValid = (state: RoomState, side: Side | null): Side | null =>
   side !== null && state.seats[side].tokenHash !== null ? side : null;
 
+/**
+ * What a presence change is stored for. One node: what clients see (connected flags, spectator
+ * count). Several: every count, for a node reads from the stored counts whether the room's
+ * sockets are all its own (Room's localOnly): a seat's second socket on another node changes
+ * nothing a client sees, but that node must hear the room from then on.
+ */
 const presenceKey = (state: RoomState): string =>
-  `${seatConnected(state, 'tiger')}/${seatConnected(state, 'goat')}/${spectatorCount(state)}`;
+  state.presence
+    ? `${state.presence.tiger}/${state.presence.goat}/${state.presence.spectators}`
+    : `${seatConnected(state, 'tiger')}/${seatConnected(state, 'goat')}/${spectatorCount(state)}`;
 
 /** With several nodes, the presence across nodes after the command; on one node, `after` as it is. */
 const counted = (before: RoomState, after: RoomState, remote: PresenceCounts | undefined): RoomState =>
   remote && after.presence !== null ? withClusterPresence(before, after, remote) : after;
 
 /**
- * Sockets moved (`moved`: this node's, not stored). A presence change is an event only when
- * someone can see it (connected flags, spectator count); otherwise it is kept, not stored.
+ * Sockets moved (`moved`: this node's, not stored). A presence change is an event only when its
+ * key changed (presenceKey); otherwise it is kept, not stored.
  */
 function presence(before: RoomState, moved: RoomState, remote: PresenceCounts | undefined): Judgement {
   const after = counted(before, moved, remote);
