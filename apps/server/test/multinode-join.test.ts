@@ -7,7 +7,7 @@
  */
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createRoom, listenForTest, perTest, sleep, waitUntil } from './helpers.js';
+import { createRoom, getSnapshot, listenForTest, perTest, sleep, waitUntil } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { type Shared, startNode, startShared, stopShared } from './multinode-helpers.js';
 
@@ -160,5 +160,28 @@ describe('a join on one node while another plays', () => {
     await waitUntil(() => heard.length > 1, 2000);
     expect(heard).toEqual(['hello', 'psst']);
     expect(goatHeard).toEqual([]);
+  });
+
+  it('a claim whose socket closes while the room channel is being subscribed takes no seat', async () => {
+    const { a, b, slow, created, roomId } = await slowNodeB();
+    const goat = await fixture.client(a.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    const claimer = await fixture.client(b.url);
+    const subscribing = slow.seen('SSUBSCRIBE', `bagh#/#${roomId}#`);
+    const claim = claimer.request('seat:claim', { roomId, side: 'tiger' }).catch(() => 'no answer');
+    await subscribing;
+    claimer.close();
+    expect(await claim).toBe('no answer');
+    await sleep(1000); // B's subscription confirmed meanwhile: the claim would have been judged by now
+    for (const node of [a, b]) {
+      expect((await getSnapshot(node.url, roomId)).seats.tiger).toMatchObject({
+        taken: false,
+        connected: false,
+      });
+    }
+    const tiger = await fixture.client(a.url);
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
   });
 });

@@ -223,18 +223,31 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     }
   }
 
+  /**
+   * The socket closed while `admit` waited for the room's subscription: its join or claim is not
+   * judged (a seat claimed for no one would stay taken, shown connected).
+   */
+  function gone(roomId: string, was: boolean, reply: (body: AckError) => void): boolean {
+    if (socket.connected) return false;
+    delete socket.data.rooms[roomId];
+    unadmit(roomId, was);
+    reply(failure('NOT_ALLOWED', 'the connection closed before the room was entered'));
+    return true;
+  }
+
   /** After a join or a claim: in the room (with its seat, if any), or out of it again. */
   function settleEntry(roomId: string, result: Reduction, room: Room): Side | null {
     const { present, side } = room.placeOf(socket.id);
     if (present) {
       socket.data.rooms[roomId] = side;
       entered.set(roomId, room);
-      // A socket that left meanwhile is in no room (a join now would stay behind it).
+      // A socket that left meanwhile is in no room (a join now would stay behind it), and its
+      // disconnect reached the room before it was there: the room hears it now.
       if (socket.connected) {
         void socket.join(roomId);
         if (side === null) void socket.join(spectatorsRoom(roomId));
         else void socket.leave(spectatorsRoom(roomId));
-      }
+      } else void rooms.dispatch(roomId, { type: 'disconnect', socketId });
     } else if (!result.ok) {
       delete socket.data.rooms[roomId];
     }
@@ -277,6 +290,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       const tokenHash = seatToken === undefined ? undefined : hashSeatToken(seatToken);
       const join = { type: 'join', socketId, tokenHash } as const;
       const { was, send } = await admit(roomId, seatToken === undefined);
+      if (gone(roomId, was, reply)) return;
       const judged = (res: Reduction, room: Room) => {
         const side = settleEntry(roomId, res, room);
         if (!res.ok) return;
@@ -304,6 +318,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       const seatToken = newSeatToken();
       const claim = { type: 'claim', socketId, side, tokenHash: hashSeatToken(seatToken) } as const;
       const { was, send } = await admit(roomId, false);
+      if (gone(roomId, was, reply)) return;
       const judged = (res: Reduction, room: Room) => {
         settleEntry(roomId, res, room);
         if (!res.ok) return;
