@@ -257,6 +257,35 @@ describe('a store that fails', () => {
     expect((await getSnapshot(server.url, roomId)).moves).toEqual(['G@c3']);
   });
 
+  it('PostgreSQL frozen under two nodes: a player who leaves meanwhile is shown gone once it is back, with nobody sending anything', async () => {
+    const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+    fixture.defer(() => Promise.all([postgres.stop(), redis.stop()]));
+    const config = { DATABASE_URL: postgres.url, REDIS_URL: redis.url };
+    // Empty rooms leave memory after 1.5 s idle: well before the store is back.
+    const options = { roomIdleMs: 1500, storeTimeoutMs: 500 };
+    const a = await fixture.server({ config, options });
+    const b = await fixture.server({ config, options });
+    const created = await createRoom(b.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, tiger] = await fixture.clients(b.url, a.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    postgres.freeze(true);
+    let frozen = true;
+    fixture.defer(() => {
+      if (frozen) postgres.freeze(false);
+    });
+    // The tiger's page closes: node A cannot store the disconnect, and holds no socket of the room.
+    tiger.close();
+    await sleep(4000);
+    postgres.freeze(false);
+    frozen = false;
+    const gone = await goat.waitFor((e) => e.snapshot.seats.tiger.connected === false, 15_000);
+    expect(gone.snapshot.seats.tiger.taken).toBe(true);
+  });
+
   it('Redis stopped and started again empty mid-game: the game goes on from PostgreSQL, no acked move lost, no split', async () => {
     const postgres = await startPostgres();
     fixture.defer(() => postgres.stop());

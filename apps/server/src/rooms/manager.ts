@@ -400,7 +400,7 @@ export class RoomManager {
   sweep(now: number): number {
     let evicted = 0;
     for (const [id, room] of this.#rooms) {
-      if (room.idle && !room.occupied && now - room.lastActive >= this.#opts.idleMs) {
+      if (room.idle && !room.occupied && room.settled && now - room.lastActive >= this.#opts.idleMs) {
         room.stop();
         this.#rooms.delete(id);
         evicted++;

@@ -143,6 +143,9 @@ const MAX_CONFLICT_RETRIES = 3;
 /** Commands that timers send: they do not make a room active, and back off while the store fails. */
 const TIMER_COMMANDS = new Set<Command['type']>(['flag', 'abandon-timer', 'bot-move']);
 
+/** How many times an unsure append is looked for in the store (0.5 s, 1, 2 … 30 s apart: ~2 min). */
+const UNSURE_CHECKS = 9;
+
 /** The first wait before a timer tries again after the store refused its change, and the longest. */
 const TIMER_RETRY_MS = 500;
 const TIMER_RETRY_MAX_MS = 30_000;
@@ -226,6 +229,14 @@ export class Room {
   }
   get lastActive(): number {
     return this.#lastActive;
+  }
+  /**
+   * Nothing left to tell the other nodes: no unsure append, no disconnect the store refused (the
+   * stored presence is what they see). A room that is not stays in memory until its timers have
+   * done that work. On one node nothing waits: a room loads again with nobody here.
+   */
+  get settled(): boolean {
+    return this.#unsure.length === 0 && (this.#state.presence === null || this.#departed.size === 0);
   }
   get occupied(): boolean {
     const { seats, spectators } = this.#state;
@@ -356,7 +367,7 @@ export class Room {
       this.#dropBot();
       return;
     }
-    const key = `${state.moveTexts.length} ${state.position}`;
+    const key = botKeyOf(state);
     const player = otherSide(bot.side);
     const here = seatConnected(state, player);
     if (this.#bot && this.#bot.key !== key) this.#dropBot();
@@ -440,6 +451,12 @@ export class Room {
 
   #playBot(work: BotWork): void {
     if (this.#stopped || work.move === null || work.move === undefined) return;
+    // Another node moved the room on meanwhile (fed here, no command of this node): search again.
+    if (work.key !== botKeyOf(this.#state)) {
+      this.#dropBot();
+      this.#scheduleBot();
+      return;
+    }
     work.queued = true;
     void this.dispatch({ type: 'bot-move', version: this.#state.version, move: work.move }, (result) => {
       work.queued = false;
@@ -505,6 +522,15 @@ export class Room {
         for (const socketId of this.#departed) void this.dispatch({ type: 'disconnect', socketId });
       }, retry);
       this.#departTimer.unref();
+    }
+    if (this.#unsure.length > 0 && this.#unsureChecks >= UNSURE_CHECKS) {
+      // Minutes on: its connection was dropped long ago (pg's query timeout), so the statement
+      // is taken for dead. Should it commit all the same, the next command catches it up.
+      this.log.warn(
+        { from: this.#unsure[0]?.from },
+        'an unsure append never showed in the store; no longer checked',
+      );
+      this.#unsure = [];
     }
     if (this.#unsure.length > 0) {
       this.#unsureTimer = setTimeout(() => this.#recheck(), timerBackoffMs(this.#unsureChecks + 1));
@@ -801,6 +827,9 @@ function remoteEstimate(total: PresenceCounts, local: PresenceCounts): PresenceC
     spectators: Math.max(0, total.spectators - local.spectators),
   };
 }
+
+/** The position a computer's search is for. */
+const botKeyOf = (state: RoomState): string => `${state.moveTexts.length} ${state.position}`;
 
 /** A seed for the bot's choice at a ply of a room: reproducible, different from room to room. */
 function seedOf(roomId: string, ply: number): number {
