@@ -259,7 +259,9 @@ describe('a store that fails', () => {
 
   it('PostgreSQL frozen under two nodes: a player who leaves meanwhile is shown gone once it is back, with nobody sending anything', async () => {
     const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-    fixture.defer(() => Promise.all([postgres.stop(), redis.stop()]));
+    fixture.defer(async () => {
+      await Promise.all([postgres.stop(), redis.stop()]);
+    });
     const config = { DATABASE_URL: postgres.url, REDIS_URL: redis.url };
     // Empty rooms leave memory after 1.5 s idle: well before the store is back.
     const options = { roomIdleMs: 1500, storeTimeoutMs: 500 };
