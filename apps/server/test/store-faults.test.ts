@@ -336,6 +336,33 @@ describe('a store that fails', () => {
     const last = await watcher.waitFor((e) => e.type === 'move' && e.snapshot.moves.length === acked.length);
     expect(last.snapshot.moves).toEqual(acked);
   });
+
+  it('Redis away for a move: the opponent on the other node is shown it once Redis is back, with nobody sending anything', async () => {
+    const postgres = await startPostgres();
+    fixture.defer(() => postgres.stop());
+    let redis = await startRedis();
+    fixture.defer(() => redis.stop());
+    const config = { DATABASE_URL: postgres.url, REDIS_URL: redis.url };
+    const a = await fixture.server({ config });
+    const b = await fixture.server({ config });
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, tiger] = await fixture.clients(a.url, b.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    await redis.stop();
+    // Stored and acked, but its broadcast reaches node A's sockets only.
+    const ack = await goat.request('move', { roomId, move: 'G@b1', ply: 0 });
+    expect(ack).toMatchObject({ ok: true });
+    await sleep(500);
+    expect(tiger.events.some((e) => e.version === ack.version)).toBe(false);
+    redis = await startRedis({ port: redis.port });
+    // The tiger's socket never closed: B shows it the room's latest event (here the move itself).
+    const shown = await tiger.waitForVersion(ack.version, 10_000);
+    expect(shown.snapshot.moves).toEqual(['G@b1']);
+  });
 });
 
 /** Polls /healthz until it answers 200 (10 s at most). */

@@ -189,6 +189,14 @@ export class RoomChannelAdapter extends ClusterAdapter {
   /** What this node does with the changes another node stored (see Room.feed). */
   hear: ((stored: Stored) => void) | undefined;
 
+  /** The client the room channels are subscribed on, and the log (onRedisBack). */
+  get subscriber(): RedisClient {
+    return this.#channels.client;
+  }
+  get log(): Logger {
+    return this.#channels.log;
+  }
+
   readonly #pub: RedisClient;
   readonly #channels: ChannelSubscriptions;
   readonly #requestChannel: string;
@@ -375,6 +383,31 @@ export function roomSubscribed(adapter: object, room: string): Promise<boolean> 
 export function hearStored(adapter: object, hear: (stored: Stored) => void): void {
   if (adapter instanceof RoomChannelAdapter) adapter.hear = hear;
 }
+
+/**
+ * With several nodes: `resync` runs once Redis is back after the subscribing connection was lost
+ * (what was published meanwhile was lost: a publish failed, or no node listened), after
+ * RESYNC_DELAY_MS, by when node-redis has subscribed this node's channels again.
+ */
+export function onRedisBack(adapter: object, resync: () => void): void {
+  if (!(adapter instanceof RoomChannelAdapter)) return;
+  const client = adapter.subscriber;
+  let lost = false;
+  const gone = () => {
+    lost = true;
+  };
+  client.on('error', gone);
+  client.on('reconnecting', gone);
+  client.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    adapter.log.info('redis adapter: Redis is back; the rooms held here catch up from the store');
+    setTimeout(resync, RESYNC_DELAY_MS).unref();
+  });
+}
+
+/** See onRedisBack. */
+const RESYNC_DELAY_MS = 1000;
 
 /** The URL without its password, for logs. */
 export function redactedUrl(url: string): string {

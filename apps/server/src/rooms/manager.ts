@@ -350,6 +350,11 @@ export class RoomManager {
     this.#rooms.get(stored.roomId)?.feed(stored);
   }
 
+  /** Redis is back after an outage: each room with a socket here shows them what they missed (Room.resync). */
+  resync(): void {
+    for (const room of this.#rooms.values()) if (room.occupied) void room.resync();
+  }
+
   /** Whether this node holds the room in memory and its game has no result yet. */
   inPlay(roomId: string): boolean {
     return this.#rooms.get(roomId)?.state.result === null;

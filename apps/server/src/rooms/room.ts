@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
 import type { ChangesSince, RoomStorage, StoredChange } from '../storage/types.js';
 import { finishedBy } from './archive.js';
-import { replay, restoreRoomState, storedChangeOf } from './changes.js';
+import { eventOf, parseStoredChange, replay, restoreRoomState, storedChangeOf } from './changes.js';
 import { EventHistory } from './history.js';
 import { abandonOf, isPresent, localPresence, seatConnected, seatOf } from './presence.js';
 import { type Command, type Reduction, reduce } from './reducer.js';
@@ -317,17 +317,49 @@ export class Room {
    * False when the store no longer has the room.
    */
   sync(): Promise<boolean> {
-    const run = this.#tail.then(async () => {
-      if (this.#gone) return false;
-      if (await this.#refresh()) return true;
-      this.#vanished();
-      return false;
-    });
+    return this.#inTurn('version check', () => this.#synced());
+  }
+
+  async #synced(): Promise<boolean> {
+    if (this.#gone) return false;
+    if (await this.#refresh()) return true;
+    this.#vanished();
+    return false;
+  }
+
+  /** Runs `work` in the room's turn (after the commands queued before it); a failure is logged as `what`. */
+  #inTurn<T>(what: string, work: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(work);
     this.#tail = run.then(
       () => undefined,
-      (error: unknown) => this.log.debug({ err: error }, 'version check failed'),
+      (error: unknown) => this.log.debug({ err: error }, `${what} failed`),
     );
     return run;
+  }
+
+  /**
+   * Redis is back after an outage: what this node's sockets missed of the room (its events were
+   * not published meanwhile, or not heard) is in the store. Caught up, the room's latest event goes
+   * to this node's sockets: a page behind it sees a gap and re-joins with `since`, one that has it
+   * drops it.
+   */
+  resync(): Promise<void> {
+    return this.#inTurn('resync', async () => {
+      if (!this.#deps.storage.changesSince || !(await this.#synced())) return;
+      const version = this.#state.version;
+      const latest = this.#history.since(version - 1, version)?.[0] ?? (await this.#storedEvent(version));
+      if (!latest) return;
+      localOnly.add(latest);
+      this.#deps.broadcast(latest);
+    });
+  }
+
+  /** The event of the stored change at `version` (the cached room is at it), rebuilt from the store. */
+  async #storedEvent(version: number): Promise<RoomEvent | undefined> {
+    const stored = await this.#deps.storage.changesSince?.(this.id, version - 1);
+    const last = stored?.changes.at(-1);
+    if (!stored || stored.version !== version || last?.version !== version || last.data === null) return;
+    return eventOf(parseStoredChange(last, this.id).change, this.#state);
   }
 
   /** Resolves once every queued command has run. */
@@ -716,16 +748,12 @@ export class Room {
    * as they were: the node that judged the change set its own.
    */
   feed(stored: Stored): void {
-    const run = this.#tail.then(() => {
+    void this.#inTurn('feed', async () => {
       if (this.#gone || stored.version <= this.#state.version) return;
       // A gap (events sent here only while another node was alone, or lost while Redis was away).
       if (this.#state.version !== stored.from || !this.#catchUp(stored.from, stored.version, stored.changes))
         this.#missed = true;
     });
-    this.#tail = run.then(
-      () => undefined,
-      (error: unknown) => this.log.debug({ err: error }, 'feed failed'),
-    );
   }
 
   /**

@@ -19,7 +19,7 @@ import type { Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { DefaultEventsMap, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
-import { hearStored, roomSubscribed } from '../cluster/redis.js';
+import { hearStored, onRedisBack, roomSubscribed } from '../cluster/redis.js';
 import type { AddressOf } from '../limits/address.js';
 import type { Budget } from '../limits/budget.js';
 import type { RoomLimits } from '../limits/rooms.js';
@@ -91,6 +91,7 @@ const acked =
 export function attachSocketHandlers(io: BaghServer, deps: SocketDeps): void {
   // Several nodes: the changes other nodes store reach the rooms held here with their events.
   hearStored(io.of('/').adapter, (stored) => deps.rooms.feed(stored));
+  onRedisBack(io.of('/').adapter, () => deps.rooms.resync());
   io.on('connection', (socket) => onConnection(io, socket, deps));
 }
 
