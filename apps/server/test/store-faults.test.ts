@@ -337,6 +337,47 @@ describe('a store that fails', () => {
     expect(last.snapshot.moves).toEqual(acked);
   });
 
+  it('PostgreSQL frozen during a seat claim that is stored after all: its second try takes the seat, nobody is shown here who is not', async () => {
+    const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+    fixture.defer(async () => {
+      await Promise.all([postgres.stop(), redis.stop()]);
+    });
+    const config = { DATABASE_URL: postgres.url, REDIS_URL: redis.url };
+    const server = await fixture.server({ config, options: { storeTimeoutMs: 500 } });
+    const created = await createRoom(server.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, claimer] = await fixture.clients(server.url, server.url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    postgres.freeze(true);
+    let frozen = true;
+    fixture.defer(() => {
+      if (frozen) postgres.freeze(false);
+    });
+    expect(await claimer.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNAVAILABLE' },
+    });
+    postgres.freeze(false);
+    frozen = false;
+    // The claim commits once PostgreSQL runs again; the room finds it and shows it, but the
+    // claimer's socket is not the seat's: the tiger is shown gone.
+    const stored = await goat.waitFor((e) => e.snapshot.seats.tiger.taken, 10_000);
+    const recounted = await goat.waitFor((e) => e.version > stored.version, 10_000);
+    expect(recounted.snapshot.seats.tiger).toMatchObject({ taken: true, connected: false });
+    // The claimer tries again, as a player clicks again: the seat is its own.
+    const again = await retried(() => claimer.request('seat:claim', { roomId, side: 'tiger' }));
+    expect(again).toMatchObject({
+      ok: true,
+      snapshot: { seats: { tiger: { taken: true, connected: true } } },
+    });
+    expect(await claimer.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_YOUR_TURN' },
+    });
+  });
+
   it('Redis away for a move: the opponent on the other node is shown it once Redis is back, with nobody sending anything', async () => {
     const postgres = await startPostgres();
     fixture.defer(() => postgres.stop());

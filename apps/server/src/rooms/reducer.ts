@@ -355,7 +355,11 @@ function claim(
   remote: PresenceCounts | undefined,
 ): Judgement {
   if (state.imported) return fail('NOT_ALLOWED', 'an imported game is a replay: it has no seats to take');
-  if (seatTaken(state.seats[side])) return fail('SEAT_TAKEN', `the ${side} seat is taken`);
+  if (seatTaken(state.seats[side])) {
+    // This very claim, answered UNAVAILABLE, was stored after all: its second try takes the seat.
+    if (sameHashIn(state.seats[side].tokenHash, tokenHash)) return join(state, socketId, tokenHash, remote);
+    return fail('SEAT_TAKEN', `the ${side} seat is taken`);
+  }
   const held = seatOf(state, socketId);
   if (held !== null) return fail('NOT_ALLOWED', `this connection already holds the ${held} seat`);
   const moved = withSocketAt(state, socketId, side);

@@ -801,6 +801,10 @@ export class Room {
     if (this.#state.public) this.#deps.onStored?.(this.#state);
     // Its timers (a clock, a bot's turn), when no command follows to set them (sync).
     this.#schedule();
+    // A join or claim answered UNAVAILABLE kept no socket here, yet its presence was stored with
+    // it: who is here is counted again.
+    if (this.#state.presence !== null && changes.some(({ kind }) => kind === 'seat' || kind === 'presence'))
+      void this.dispatch({ type: 'presence', remote: NO_ONE });
   }
 
   /** Applies the changes after `since` up to `version` through replay; false when they do not fit. */

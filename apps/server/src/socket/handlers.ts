@@ -123,6 +123,8 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
    * payload, a limit) still carries its version, read here without a store lookup.
    */
   const entered = new Map<string, Room>();
+  /** The token of this socket's last claim of a seat (`<room> <side>`) if it was answered UNAVAILABLE. */
+  const unsureClaims = new Map<string, string>();
 
   /** A refusal about the room `payload` names: with its version when this socket is in it. */
   function refusal(code: ErrorCode, message: string, payload: unknown): AckError {
@@ -316,13 +318,19 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
 
     'seat:claim': async ({ roomId, side }, reply) => {
       if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
-      const seatToken = newSeatToken();
+      // A claim answered UNAVAILABLE may be stored all the same: its next try keeps its token.
+      const unsure = `${roomId} ${side}`;
+      const seatToken = unsureClaims.get(unsure) ?? newSeatToken();
+      unsureClaims.delete(unsure);
       const claim = { type: 'claim', socketId, side, tokenHash: hashSeatToken(seatToken) } as const;
       const { was, send } = await admit(roomId, false);
       if (gone(roomId, was, reply)) return;
       const judged = (res: Reduction, room: Room) => {
         settleEntry(roomId, res, room);
-        if (!res.ok) return;
+        if (!res.ok) {
+          if (res.error.code === 'UNAVAILABLE') unsureClaims.set(unsure, seatToken);
+          return;
+        }
         room.log.info({ side }, 'seat claimed');
         reply({ ok: true, seatToken, snapshot: room.snapshot() });
       };
