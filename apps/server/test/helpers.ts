@@ -196,8 +196,15 @@ export interface PerTest {
   client(url: string, options?: ClientOptions): Promise<Client>;
   /** A client on each of `urls`, connected one after the other. */
   clients<const U extends readonly string[]>(...urls: U): Promise<{ -readonly [K in keyof U]: Client }>;
-  /** A room on `url` (`body` added to the goat-side Bagh Chal request) with both seats taken. */
-  seat(url: string, body?: Record<string, unknown>): Promise<Seated>;
+  /**
+   * A room on `url` (`body` added to the goat-side Bagh Chal request) with both seats taken, each
+   * player's client on `url` or on the node `on` names for it.
+   */
+  seat(
+    url: string,
+    body?: Record<string, unknown>,
+    on?: { readonly goat?: string; readonly tiger?: string },
+  ): Promise<Seated>;
   /** `seat`, then a spectator joins; checks the roles and the claim. */
   table(url: string, body?: Record<string, unknown>): Promise<Table>;
 }
@@ -216,11 +223,11 @@ export function perTest(): PerTest {
     defer(() => c.close());
     return c;
   };
-  const seat = async (url: string, body: Record<string, unknown> = {}): Promise<Seated> => {
+  const seat: PerTest['seat'] = async (url, body = {}, on = {}) => {
     const created = await createRoom(url, { variant: 'bagh-chal', side: 'goat', ...body });
     const { roomId } = created;
-    const goat = await client(url);
-    const tiger = await client(url);
+    const goat = await client(on.goat ?? url);
+    const tiger = await client(on.tiger ?? url);
     const joined = await goat.request('room:join', { roomId, seatToken: created.seatToken });
     const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
     return { created, roomId, goat, tiger, joined, claimed };

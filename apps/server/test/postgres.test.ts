@@ -82,13 +82,8 @@ describe('two nodes on one PostgreSQL without Redis (a rolling deploy without RE
     const url = await freshDatabase();
     const a = await fixture.server({ config: { DATABASE_URL: url } });
     const b = await fixture.server({ config: { DATABASE_URL: url } });
-    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const [goat, tiger] = await fixture.clients(a.url, b.url);
-    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
-      ok: true,
-    });
-    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    const { roomId, goat, tiger, joined, claimed } = await fixture.seat(a.url, {}, { tiger: b.url });
+    expect([joined.ok, claimed.ok]).toEqual([true, true]);
     // Neither node hears the other: each move is judged on a cache one version behind.
     await playMoves({ roomId, goat, tiger }, BAGH_CHAL_TIGER_WIN.slice(0, 6));
     for (const node of [a, b]) {

@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
-import { type Client, createRoom, getSnapshot, perTest, sleep, startServer, waitUntil } from './helpers.js';
+import { Client, createRoom, getSnapshot, perTest, sleep, startServer, waitUntil } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { startPostgres, startRedis } from './multinode-helpers.js';
 
@@ -267,13 +268,8 @@ describe('a store that fails', () => {
     const options = { roomIdleMs: 1500, storeTimeoutMs: 500 };
     const a = await fixture.server({ config, options });
     const b = await fixture.server({ config, options });
-    const created = await createRoom(b.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const [goat, tiger] = await fixture.clients(b.url, a.url);
-    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
-      ok: true,
-    });
-    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    const { roomId, goat, tiger, joined, claimed } = await fixture.seat(b.url, {}, { tiger: a.url });
+    expect([joined.ok, claimed.ok]).toEqual([true, true]);
     postgres.freeze(true);
     let frozen = true;
     fixture.defer(() => {
@@ -378,31 +374,86 @@ describe('a store that fails', () => {
     });
   });
 
-  it('Redis away for a move: the opponent on the other node is shown it once Redis is back, with nobody sending anything', async () => {
+  it("one node on PostgreSQL: a join still queued when its player's connection drops and is recovered leaves the player seated", async () => {
     const postgres = await startPostgres();
     fixture.defer(() => postgres.stop());
-    let redis = await startRedis();
-    fixture.defer(() => redis.stop());
-    const config = { DATABASE_URL: postgres.url, REDIS_URL: redis.url };
-    const a = await fixture.server({ config });
-    const b = await fixture.server({ config });
-    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const [goat, tiger] = await fixture.clients(a.url, b.url);
-    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
-      ok: true,
+    const server = await fixture.server({
+      config: { DATABASE_URL: postgres.url },
+      options: { storeTimeoutMs: 5000 },
     });
-    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    const { roomId, seatToken } = await createRoom(server.url, { variant: 'bagh-chal', side: 'goat' });
+    const player = await Client.connect(server.url, { reconnect: true });
+    fixture.defer(() => player.close());
+    expect(await player.request('room:join', { roomId, seatToken })).toMatchObject({
+      ok: true,
+      role: 'goat',
+    });
+    const watcher = await fixture.client(server.url);
+    expect(await watcher.request('room:join', { roomId })).toMatchObject({ ok: true });
+    // As the page does: every connect re-joins.
+    let recovered = false;
+    player.socket.on('connect', () => {
+      recovered = player.socket.recovered;
+      void player.request('room:join', { roomId, seatToken }).catch(() => {});
+    });
+    postgres.freeze(true);
+    let frozen = true;
+    fixture.defer(() => {
+      if (frozen) postgres.freeze(false);
+    });
+    const first = player.request('room:join', { roomId, seatToken }).catch(() => 'no answer');
+    await sleep(300);
+    player.socket.io.engine.close(); // the transport drops; the client reconnects and is recovered
+    await sleep(1500);
+    postgres.freeze(false);
+    frozen = false;
+    await first;
+    await waitUntil(() => recovered);
+    await sleep(1000);
+    expect((await getSnapshot(server.url, roomId)).seats.goat).toMatchObject({
+      taken: true,
+      connected: true,
+    });
+    expect(await player.request('move', { roomId, move: 'G@b1', ply: 0 })).toMatchObject({ ok: true });
+  });
+
+  it('Redis away for a move: the opponent on the other node is shown it once Redis is back, with nobody sending anything', async () => {
+    const { goat, tiger, redis, roomId } = await splitTable();
     await redis.stop();
     // Stored and acked, but its broadcast reaches node A's sockets only.
     const ack = await goat.request('move', { roomId, move: 'G@b1', ply: 0 });
     expect(ack).toMatchObject({ ok: true });
     await sleep(500);
     expect(tiger.events.some((e) => e.version === ack.version)).toBe(false);
-    redis = await startRedis({ port: redis.port });
+    await redis.start();
     // The tiger's socket never closed: B shows it the room's latest event (here the move itself).
     const shown = await tiger.waitForVersion(ack.version, 10_000);
     expect(shown.snapshot.moves).toEqual(['G@b1']);
+  });
+
+  it('Redis back while PostgreSQL is still away: the rooms catch up once PostgreSQL answers', async () => {
+    const { goat, tiger, redis, postgres, roomId } = await splitTable({ storeTimeoutMs: 500 });
+    await redis.stop();
+    const ack = await goat.request('move', { roomId, move: 'G@b1', ply: 0 });
+    expect(ack).toMatchObject({ ok: true });
+    postgres.freeze(true);
+    await redis.start();
+    await sleep(3000); // the first catch-up finds the store frozen
+    postgres.freeze(false);
+    expect((await tiger.waitForVersion(ack.version, 15_000)).snapshot.moves).toEqual(['G@b1']);
+  });
+
+  it("only node A's publishing connection to Redis drops: the move it could not publish reaches node B", async () => {
+    const { goat, tiger, redis, roomId } = await splitTable();
+    const move = goat.request('move', { roomId, move: 'G@b1', ply: 0 });
+    // Every client that is not subscribed: the nodes' publishers (the subscribers stay).
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal']);
+    await admin.close().catch(() => {});
+    const ack = await move;
+    expect(ack).toMatchObject({ ok: true });
+    expect((await tiger.waitForVersion(ack.version, 10_000)).snapshot.moves).toEqual(['G@b1']);
   });
 });
 
@@ -425,4 +476,28 @@ async function retried(command: () => Promise<any>): Promise<unknown> {
     ack = await command();
   }
   return ack;
+}
+
+/**
+ * Two nodes on one PostgreSQL and one redis-server, a room made on A: its goat plays on A, its
+ * tiger on B. `redis.start()` starts it again on its port, empty.
+ */
+async function splitTable(options: { storeTimeoutMs?: number } = {}) {
+  const postgres = await startPostgres();
+  fixture.defer(() => postgres.stop());
+  let server = await startRedis();
+  fixture.defer(() => server.stop());
+  const redis = {
+    url: server.url,
+    stop: () => server.stop(),
+    start: async () => {
+      server = await startRedis({ port: server.port });
+    },
+  };
+  const config = { DATABASE_URL: postgres.url, REDIS_URL: server.url };
+  const a = await fixture.server({ config, options });
+  const b = await fixture.server({ config, options });
+  const { roomId, goat, tiger, joined, claimed } = await fixture.seat(a.url, {}, { tiger: b.url });
+  expect([joined.ok, claimed.ok]).toEqual([true, true]);
+  return { postgres, redis, roomId, goat, tiger };
 }

@@ -189,9 +189,12 @@ export class RoomChannelAdapter extends ClusterAdapter {
   /** What this node does with the changes another node stored (see Room.feed). */
   hear: ((stored: Stored) => void) | undefined;
 
-  /** The client the room channels are subscribed on, and the log (onRedisBack). */
+  /** The clients the room channels are subscribed and published on, and the log (onRedisBack). */
   get subscriber(): RedisClient {
     return this.#channels.client;
+  }
+  get publisher(): RedisClient {
+    return this.#pub;
   }
   get log(): Logger {
     return this.#channels.log;
@@ -385,25 +388,26 @@ export function hearStored(adapter: object, hear: (stored: Stored) => void): voi
 }
 
 /**
- * With several nodes: `resync` runs once Redis is back after the subscribing connection was lost
- * (what was published meanwhile was lost: a publish failed, or no node listened), after
+ * With several nodes: `resync` runs once Redis is back after one of this node's connections to it
+ * was lost (what was published meanwhile was lost: a publish failed, or nobody heard it), after
  * RESYNC_DELAY_MS, by when node-redis has subscribed this node's channels again.
  */
 export function onRedisBack(adapter: object, resync: () => void): void {
   if (!(adapter instanceof RoomChannelAdapter)) return;
-  const client = adapter.subscriber;
-  let lost = false;
-  const gone = () => {
-    lost = true;
-  };
-  client.on('error', gone);
-  client.on('reconnecting', gone);
-  client.on('ready', () => {
-    if (!lost) return;
-    lost = false;
-    adapter.log.info('redis adapter: Redis is back; the rooms held here catch up from the store');
-    setTimeout(resync, RESYNC_DELAY_MS).unref();
-  });
+  for (const client of [adapter.subscriber, adapter.publisher]) {
+    let lost = false;
+    const gone = () => {
+      lost = true;
+    };
+    client.on('error', gone);
+    client.on('reconnecting', gone);
+    client.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      adapter.log.info('redis adapter: Redis is back; the rooms catch up from the store');
+      setTimeout(resync, RESYNC_DELAY_MS).unref();
+    });
+  }
 }
 
 /** See onRedisBack. */

@@ -104,6 +104,9 @@ export interface Rematched {
 
 export type RematchResult = Result<Rematched, RoomError>;
 
+/** Over how long the rooms' resyncs are spread (RoomManager.resync). */
+const RESYNC_SPREAD_MS = 2000;
+
 export class RoomManager {
   readonly #opts: RoomManagerOptions;
   readonly #rooms = new Map<string, Room>();
@@ -352,7 +355,10 @@ export class RoomManager {
 
   /** Redis is back after an outage: each room with a socket here shows them what they missed (Room.resync). */
   resync(): void {
-    for (const room of this.#rooms.values()) if (room.occupied) void room.resync();
+    for (const room of this.#rooms.values()) {
+      // Spread out: every room at once would be a burst of store reads for the breaker to judge.
+      if (room.occupied) setTimeout(() => void room.resync(), Math.random() * RESYNC_SPREAD_MS).unref();
+    }
   }
 
   /** Whether this node holds the room in memory and its game has no result yet. */

@@ -195,6 +195,9 @@ export class Room {
    * would wait for the move's event meanwhile. Backs off like the timers while the store fails.
    */
   #unsureTimer: NodeJS.Timeout | undefined;
+  /** A resync the store refused, tried again (backing off like the timers) until it answers. */
+  #resyncTimer: NodeJS.Timeout | undefined;
+  #resyncFailures = 0;
   #unsureChecks = 0;
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
@@ -344,13 +347,25 @@ export class Room {
    * drops it.
    */
   resync(): Promise<void> {
+    clearTimeout(this.#resyncTimer);
     return this.#inTurn('resync', async () => {
-      if (!this.#deps.storage.changesSince || !(await this.#synced())) return;
-      const version = this.#state.version;
-      const latest = this.#history.since(version - 1, version)?.[0] ?? (await this.#storedEvent(version));
-      if (!latest) return;
-      localOnly.add(latest);
-      this.#deps.broadcast(latest);
+      try {
+        if (!this.#deps.storage.changesSince || !(await this.#synced())) return;
+        const version = this.#state.version;
+        const latest = this.#history.since(version - 1, version)?.[0] ?? (await this.#storedEvent(version));
+        this.#resyncFailures = 0;
+        if (!latest) return;
+        localOnly.add(latest);
+        this.#deps.broadcast(latest);
+      } catch (error) {
+        // The store failing too (Redis and PostgreSQL both away): again later, as the timers do.
+        this.#resyncFailures++;
+        if (!this.#stopped) {
+          this.#resyncTimer = setTimeout(() => void this.resync(), timerBackoffMs(this.#resyncFailures));
+          this.#resyncTimer.unref();
+        }
+        throw error;
+      }
     });
   }
 
@@ -374,6 +389,7 @@ export class Room {
     clearTimeout(this.#abandonTimer);
     clearTimeout(this.#departTimer);
     clearTimeout(this.#unsureTimer);
+    clearTimeout(this.#resyncTimer);
     this.#dropBot();
   }
 
@@ -623,7 +639,10 @@ export class Room {
         // here. A shared store may commit it yet: the next command reads the store first.
         this.log.debug({ err: error, command: command.type, version: this.#state.version }, 'append failed');
         if (this.#deps.storage.currentVersion) {
-          if (this.#unsure[0]?.from !== this.#state.version) this.#unsure = [];
+          if (this.#unsure[0]?.from !== this.#state.version) {
+            this.#unsure = [];
+            this.#unsureChecks = 0;
+          }
           this.#unsure.push({
             from: this.#state.version,
             version: state.version,
@@ -753,6 +772,8 @@ export class Room {
       // A gap (events sent here only while another node was alone, or lost while Redis was away).
       if (this.#state.version !== stored.from || !this.#catchUp(stored.from, stored.version, stored.changes))
         this.#missed = true;
+      // The version an unsure append was made at is taken: it can no longer commit.
+      else this.#unsure = [];
     });
   }
 

@@ -88,10 +88,19 @@ const acked =
     if (result.ok) reply({ ok: true, version: result.value.version });
   };
 
+/** A node asks the others to catch their rooms up (onRedisBack). */
+const RESYNC_EVENT = 'bagh:resync';
+
 export function attachSocketHandlers(io: BaghServer, deps: SocketDeps): void {
   // Several nodes: the changes other nodes store reach the rooms held here with their events.
   hearStored(io.of('/').adapter, (stored) => deps.rooms.feed(stored));
-  onRedisBack(io.of('/').adapter, () => deps.rooms.resync());
+  // Redis back after this node lost a connection to it: every node catches its rooms up (a move
+  // this node could not publish was missed on the others).
+  onRedisBack(io.of('/').adapter, () => {
+    deps.rooms.resync();
+    io.serverSideEmit(RESYNC_EVENT);
+  });
+  io.on(RESYNC_EVENT, () => deps.rooms.resync());
   io.on('connection', (socket) => onConnection(io, socket, deps));
 }
 
@@ -232,11 +241,17 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
    */
   function gone(roomId: string, was: boolean, reply: (body: AckError) => void): boolean {
     if (socket.connected) return false;
-    delete socket.data.rooms[roomId];
+    if (!replaced()) delete socket.data.rooms[roomId];
     unadmit(roomId, was);
     reply(failure('NOT_ALLOWED', 'the connection closed before the room was entered'));
     return true;
   }
+
+  /**
+   * This socket closed, and a recovered connection goes on with its id and its `data` (one node:
+   * connection state recovery): what this one left behind is that one's now.
+   */
+  const replaced = (): boolean => io.of('/').sockets.has(socket.id);
 
   /** After a join or a claim: in the room (with its seat, if any), or out of it again. */
   function settleEntry(roomId: string, result: Reduction, room: Room): Side | null {
@@ -250,7 +265,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
         void socket.join(roomId);
         if (side === null) void socket.join(spectatorsRoom(roomId));
         else void socket.leave(spectatorsRoom(roomId));
-      } else void rooms.dispatch(roomId, { type: 'disconnect', socketId });
+      } else if (!replaced()) void rooms.dispatch(roomId, { type: 'disconnect', socketId });
     } else if (!result.ok) {
       delete socket.data.rooms[roomId];
     }
