@@ -253,6 +253,9 @@ export class Searcher {
       rootScores: rootMoves.map((move) => ({ move, score: 0 })),
     };
     let order = rootMoves;
+    // The goats' searches (max's shaped budget) take a root move proved better in a depth the
+    // budget cut short; the tigers' end on the last full depth (below, and README).
+    const partialDepths = (limits.goatBudget ?? false) && game.position.toMove === 'goat';
     for (let depth = 1; depth <= maxDepth; depth++) {
       try {
         const scored = this.searchRoot(board, history, order, depth, limits.exactRootScores ?? false);
@@ -267,6 +270,17 @@ export class Searcher {
         if (Math.abs(scored[0]!.score) >= WIN_SCORE - 1000) break;
       } catch (error) {
         if (!(error instanceof OutOfBudget)) throw error;
+        // The unfinished depth's first move (the last depth's best) was searched in full, and a
+        // later one beat it: that one is better at this depth, a move the last depth ranked lower.
+        const better = partialDepths ? this.partialBest : null;
+        if (better !== null)
+          completed = {
+            move: better.move,
+            score: better.score,
+            depth: completed.depth,
+            nodes: this.nodes,
+            rootScores: [better, ...completed.rootScores.filter((s) => s.move !== better.move)],
+          };
         break;
       }
     }
@@ -297,16 +311,29 @@ export class Searcher {
     depth: number,
     exact: boolean,
   ) {
+    this.partialBest = null;
+    let first: number | null = null;
+    let index = 0;
     // Equal scores keep the given order, so the TT-best move stays first.
-    return scoreRootMoves(
-      board,
-      history,
-      moves,
-      -WIN_SCORE * 2,
-      (alpha) =>
-        -this.negamax(board, history, depth - 1, -WIN_SCORE * 2, exact ? WIN_SCORE * 2 : -alpha + 1, 1),
-    );
+    return scoreRootMoves(board, history, moves, -WIN_SCORE * 2, (alpha) => {
+      const move = moves[index++]!;
+      const score = -this.negamax(
+        board,
+        history,
+        depth - 1,
+        -WIN_SCORE * 2,
+        exact ? WIN_SCORE * 2 : -alpha + 1,
+        1,
+      );
+      if (first === null) first = score;
+      else if (score > first && score > (this.partialBest?.score ?? first))
+        this.partialBest = { move, score };
+      return score;
+    });
   }
+
+  /** In the depth being searched: a root move that beat the first one (the last depth's best). */
+  private partialBest: { readonly move: Move; readonly score: number } | null = null;
 
   private checkBudget(): void {
     if (this.nodes >= this.maxNodes) throw new OutOfBudget();
