@@ -253,9 +253,10 @@ export class Searcher {
       rootScores: rootMoves.map((move) => ({ move, score: 0 })),
     };
     let order = rootMoves;
-    // The goats' searches (max's shaped budget) take a root move proved better in a depth the
-    // budget cut short; the tigers' end on the last full depth (below, and README).
-    const partialDepths = (limits.goatBudget ?? false) && game.position.toMove === 'goat';
+    // Where the goats' budget is shaped (max's goats of a game from the start) the search takes a
+    // root move proved better in a depth the budget cut short; elsewhere it ends on the last full
+    // depth (the tigers and locked starts measured no gain: README, issue 21).
+    const partialDepths = factor !== 1;
     for (let depth = 1; depth <= maxDepth; depth++) {
       try {
         const scored = this.searchRoot(board, history, order, depth, limits.exactRootScores ?? false);
