@@ -83,7 +83,8 @@ export interface SearchLimits {
   /**
    * The goats' budget by the phase of a Bagh Chal game (`goatBudgetFactor`), on both their
    * nodes and their clock: more where the placement ends and the sliding begins, less elsewhere,
-   * about as much over a game. On for `max`.
+   * about as much over a game. There a root move that beat the last full depth's best in the
+   * depth the budget cut short is played (not that best). On for `max`.
    */
   readonly goatBudget?: boolean;
 }
