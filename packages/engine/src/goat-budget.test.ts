@@ -79,4 +79,16 @@ describe("the goats' budget shape", () => {
     expect(shaped.move).toEqual({ kind: 'place', to: 11 });
     expect(shaped.score).toBeLessThan(plain.score);
   });
+
+  // Ply 24 of the lost game, 8 goats in hand, 12k nodes (6k shaped): depth 7 completes with G@d3
+  // best; in depth 8, cut short, G@a5 scores above G@d3's depth-8 score, and the goats play it.
+  it('plays a root move proved better in the depth its budget cut short', () => {
+    const game = after(LOST.slice(0, 24));
+    const shaped = new Searcher().search(game, maxOn(6_000, true));
+    const lastFull = new Searcher().search(game, { ...maxOn(6_000, true), maxDepth: shaped.depth });
+    expect(shaped.depth).toBe(7);
+    expect(lastFull.move).toEqual({ kind: 'place', to: 13 }); // G@d3
+    expect(shaped.move).toEqual({ kind: 'place', to: 20 }); // G@a5
+    expect(shaped.rootScores[0]!.move).toEqual(shaped.move);
+  });
 });

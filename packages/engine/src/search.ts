@@ -83,7 +83,8 @@ export interface SearchLimits {
   /**
    * The goats' budget by the phase of a Bagh Chal game (`goatBudgetFactor`), on both their
    * nodes and their clock: more where the placement ends and the sliding begins, less elsewhere,
-   * about as much over a game. On for `max`.
+   * about as much over a game. There a root move that beat the last full depth's best in the
+   * depth the budget cut short is played (not that best). On for `max`.
    */
   readonly goatBudget?: boolean;
 }
@@ -253,6 +254,10 @@ export class Searcher {
       rootScores: rootMoves.map((move) => ({ move, score: 0 })),
     };
     let order = rootMoves;
+    // Where the goats' budget is shaped (max's goats of a game from the start) the search takes a
+    // root move proved better in a depth the budget cut short; elsewhere it ends on the last full
+    // depth (the tigers and locked starts measured no gain: README, issue 21).
+    const partialDepths = factor !== 1;
     for (let depth = 1; depth <= maxDepth; depth++) {
       try {
         const scored = this.searchRoot(board, history, order, depth, limits.exactRootScores ?? false);
@@ -267,6 +272,17 @@ export class Searcher {
         if (Math.abs(scored[0]!.score) >= WIN_SCORE - 1000) break;
       } catch (error) {
         if (!(error instanceof OutOfBudget)) throw error;
+        // The unfinished depth's first move (the last depth's best) was searched in full, and a
+        // later one beat it: that one is better at this depth, a move the last depth ranked lower.
+        const better = partialDepths ? this.partialBest : null;
+        if (better !== null)
+          completed = {
+            move: better.move,
+            score: better.score,
+            depth: completed.depth,
+            nodes: this.nodes,
+            rootScores: [better, ...completed.rootScores.filter((s) => s.move !== better.move)],
+          };
         break;
       }
     }
@@ -297,16 +313,29 @@ export class Searcher {
     depth: number,
     exact: boolean,
   ) {
+    this.partialBest = null;
+    let first: number | null = null;
+    let index = 0;
     // Equal scores keep the given order, so the TT-best move stays first.
-    return scoreRootMoves(
-      board,
-      history,
-      moves,
-      -WIN_SCORE * 2,
-      (alpha) =>
-        -this.negamax(board, history, depth - 1, -WIN_SCORE * 2, exact ? WIN_SCORE * 2 : -alpha + 1, 1),
-    );
+    return scoreRootMoves(board, history, moves, -WIN_SCORE * 2, (alpha) => {
+      const move = moves[index++]!;
+      const score = -this.negamax(
+        board,
+        history,
+        depth - 1,
+        -WIN_SCORE * 2,
+        exact ? WIN_SCORE * 2 : -alpha + 1,
+        1,
+      );
+      if (first === null) first = score;
+      else if (score > first && score > (this.partialBest?.score ?? first))
+        this.partialBest = { move, score };
+      return score;
+    });
   }
+
+  /** In the depth being searched: a root move that beat the first one (the last depth's best). */
+  private partialBest: { readonly move: Move; readonly score: number } | null = null;
 
   private checkBudget(): void {
     if (this.nodes >= this.maxNodes) throw new OutOfBudget();
