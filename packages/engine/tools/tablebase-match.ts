@@ -113,8 +113,6 @@ function tableOracle(table: Tablebase, name: string): MoveOracle {
     maxNodes: Number(process.env.BENCH_TB_RACE_NODES ?? RACE_LIMITS.maxNodes),
     captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
     proofExpansions: Number(process.env.BENCH_TB_PROOF ?? RACE_LIMITS.proofExpansions),
-    proofNarrow: Number(process.env.BENCH_TB_NARROW ?? RACE_LIMITS.proofNarrow),
-    proofWidth: Number(process.env.BENCH_TB_WIDTH ?? RACE_LIMITS.proofWidth),
   };
   if (name === 'race' || name === 'keep') return raceOracle(table, name, limits);
   if (name === 'best') return (game) => table.bestMoves(game);

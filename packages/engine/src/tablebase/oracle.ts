@@ -1,8 +1,7 @@
 /** `max`'s move where the sliding-phase table knows something (issue 20): its wins, and its draws' R13 races. */
-import { type Move, sameMove } from '@bagh/rules';
 import type { MoveOracle } from '../bot.js';
 import { blockProbe, type Tablebase } from './probe.js';
-import { type ProvenMove, RaceProver } from './prover.js';
+import { RaceProver } from './prover.js';
 import { RACE_LIMITS, RACE_PROVEN, type RaceLimits, RaceSearch } from './race.js';
 
 /** How the table side chooses among the table's drawing moves. */
@@ -10,8 +9,6 @@ export type RacePolicy = 'race' | 'keep';
 
 /** The prover's share of the time cap; the race search has the rest. */
 const PROOF_SHARE = 0.4;
-/** The prover's share when the choice is narrow (`RaceLimits.proofWidth`). */
-const NARROW_SHARE = 0.7;
 
 /**
  * `max`'s oracle with the table (`useMoveOracle`): the table's fastest win where it has one;
@@ -31,15 +28,7 @@ export function raceOracle(
     const wins = table.winningMoves(game);
     if (wins.length > 0) return wins;
     const started = performance.now();
-    const { proofExpansions = 0, proofNarrow = 0, proofWidth = 0, timeMs } = limits;
-    const extension =
-      proofNarrow > proofExpansions && proofWidth > 0
-        ? {
-            expansions: proofNarrow,
-            width: proofWidth,
-            ...(timeMs === undefined ? {} : { timeMs: timeMs * NARROW_SHARE }),
-          }
-        : undefined;
+    const { proofExpansions = 0, timeMs } = limits;
     const proof =
       proofExpansions > 0
         ? prover.prove(
@@ -47,7 +36,6 @@ export function raceOracle(
             proofExpansions,
             timeMs === undefined ? undefined : timeMs * PROOF_SHARE,
             stopped,
-            extension,
           )
         : null;
     const won = proof?.moves.find((m) => m.status === 'won');
@@ -56,37 +44,8 @@ export function raceOracle(
     const left = timeMs === undefined ? undefined : Math.max(0, timeMs - (performance.now() - started));
     const result = race.search(game, { ...limits, timeMs: left, ...(stopped ? { stopped } : {}) }, lost);
     if (result === null) return null;
-    if (policy === 'race') return tieBroken(result.scores, proof?.moves ?? []);
+    if (policy === 'race') return result.scores[0]!.move;
     const alive = result.scores.filter((s) => s.score > -RACE_PROVEN).map((s) => s.move);
     return alive.length > 0 ? alive : result.scores.map((s) => s.move);
   };
-}
-
-/**
- * The race search's best move; among moves tied with it on score (the search cannot tell them
- * apart), the one the prover found hardest to prove lost (greatest disproof number), then nearest
- * a proof (least proof number); move order last.
- */
-function tieBroken(
-  scores: ReadonlyArray<{ readonly move: Move; readonly score: number }>,
-  proven: readonly ProvenMove[],
-): Move {
-  const top = scores[0]!;
-  if (proven.length === 0 || Math.abs(top.score) >= RACE_PROVEN) return top.move;
-  let best = top.move;
-  let numbers = proven.find((p) => sameMove(p.move, top.move));
-  for (const { move, score } of scores.slice(1)) {
-    if (score !== top.score) continue;
-    const other = proven.find((p) => sameMove(p.move, move));
-    if (other === undefined) continue;
-    if (
-      numbers === undefined ||
-      other.dn > numbers.dn ||
-      (other.dn === numbers.dn && other.pn < numbers.pn)
-    ) {
-      best = move;
-      numbers = other;
-    }
-  }
-  return best;
 }

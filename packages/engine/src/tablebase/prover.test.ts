@@ -133,26 +133,6 @@ describe('a long forced race (two tiers)', () => {
     expect((near.walked - walkedNear) * 2).toBeLessThan(far.walked - walkedFar);
   });
 
-  it('goes on past its budget while few moves are left open, up to the extension', () => {
-    const full = new RaceProver(probe2, 2).prove(forced, 3000)!;
-    expect(full.status).toBe('won');
-    const budget = Math.floor(full.expansions / 2);
-    const short = new RaceProver(probe2, 2).prove(forced, budget)!;
-    expect([short.status, short.expansions]).toEqual(['open', budget]);
-    // Three drawing moves, one proven lost by then: a width of 2 goes on to the proof, 1 stops at the budget.
-    const narrow = { expansions: 3000, width: 2 };
-    const extended = new RaceProver(probe2, 2).prove(forced, budget, undefined, undefined, narrow)!;
-    expect([extended.status, extended.expansions]).toEqual(['won', full.expansions]);
-    const wide = new RaceProver(probe2, 2).prove(forced, budget, undefined, undefined, {
-      ...narrow,
-      width: 1,
-    })!;
-    expect([wide.status, wide.expansions]).toEqual(['open', budget]);
-    // Each move carries the numbers left on it: the proven win a proof number of 0.
-    expect(extended.moves.find((m) => m.status === 'won')!.pn).toBe(0);
-    expect(extended.moves.find((m) => m.status === 'lost')!.dn).toBe(0);
-  });
-
   it('a cancelled bot request stops the prover and the race search at their next check', () => {
     const limits = { maxNodes: 60_000, captureWeight: 4 };
     expect(new RaceSearch(probe2, 2).search(forced, limits)!.nodes).toBeGreaterThan(1024);

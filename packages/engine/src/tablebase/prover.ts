@@ -26,30 +26,8 @@ export interface ProofResult {
   /** The race for the side to move: won, lost, or not proven within the budget. */
   readonly status: ProofStatus;
   /** Each drawing move (legal under R13) with its race for the mover. */
-  readonly moves: ReadonlyArray<ProvenMove>;
+  readonly moves: ReadonlyArray<{ readonly move: Move; readonly status: ProofStatus }>;
   readonly expansions: number;
-}
-
-/**
- * A drawing move with its race for the mover, and the proof and disproof numbers the search left on
- * it (of "the mover wins the race after it": a small pn is near a proven win, a small dn near a
- * proven loss).
- */
-export interface ProvenMove {
-  readonly move: Move;
-  readonly status: ProofStatus;
-  readonly pn: number;
-  readonly dn: number;
-}
-
-/**
- * More expansions where the choice is narrow: past its budget the search goes on, up to these
- * expansions and this time in all, while at most `width` of the root's moves are not proven lost.
- */
-export interface ProofExtension {
-  readonly expansions: number;
-  readonly timeMs?: number;
-  readonly width: number;
 }
 
 export class RaceProver {
@@ -89,7 +67,6 @@ export class RaceProver {
     maxExpansions: number,
     timeMs = Number.POSITIVE_INFINITY,
     stopped: () => boolean = () => false,
-    extension?: ProofExtension,
   ): ProofResult | null {
     const board = raceBoard(game, this.probe);
     if (board === null) return null;
@@ -109,25 +86,14 @@ export class RaceProver {
     if (this.count[0] === 0) {
       // Solved at once: a move into a table win (the first such), or no drawing move (no race).
       if (this.pn[0] !== 0) return null;
-      const move = moveOf(this.winning);
-      return { status: 'won', moves: [{ move, status: 'won', pn: 0, dn: INF }], expansions: 0 };
+      return { status: 'won', moves: [{ move: moveOf(this.winning), status: 'won' }], expansions: 0 };
     }
-    const began = performance.now();
-    const deadline = began + timeMs;
+    const deadline = performance.now() + timeMs;
     let expansions = 0;
     while (this.pn[0] !== 0 && this.dn[0] !== 0 && expansions < maxExpansions) {
       if ((expansions & 255) === 0 && (performance.now() >= deadline || stopped())) break;
       this.grow(board, history);
       expansions++;
-    }
-    if (extension && !stopped()) {
-      const end = began + (extension.timeMs ?? Number.POSITIVE_INFINITY);
-      while (this.pn[0] !== 0 && this.dn[0] !== 0 && expansions < extension.expansions) {
-        if (this.openMoves() > extension.width) break;
-        if ((expansions & 255) === 0 && (performance.now() >= end || stopped())) break;
-        this.grow(board, history);
-        expansions++;
-      }
     }
     const status = (node: number): ProofStatus =>
       this.pn[node] === 0 ? 'won' : this.dn[node] === 0 ? 'lost' : 'open';
@@ -135,23 +101,9 @@ export class RaceProver {
     return {
       status: status(0),
       // A child's numbers are the root mover's: proven (pn 0) is a move that wins.
-      moves: children.map((c) => ({
-        move: moveOf(this.move[c]!),
-        status: status(c),
-        pn: this.pn[c]!,
-        dn: this.dn[c]!,
-      })),
+      moves: children.map((c) => ({ move: moveOf(this.move[c]!), status: status(c) })),
       expansions,
     };
-  }
-
-  /** The root's moves not proven lost (for the mover: dn not 0). */
-  private openMoves(): number {
-    const from = this.first[0]!;
-    const to = from + this.count[0]!;
-    let open = 0;
-    for (let c = from; c < to; c++) if (this.dn[c] !== 0) open++;
-    return open;
   }
 
   /**

@@ -42,13 +42,6 @@ export interface RaceLimits {
   readonly captureWeight?: number;
   /** The proof-number search first (oracle.ts): at most this many expansions; none when absent. */
   readonly proofExpansions?: number;
-  /**
-   * Where at most `proofWidth` drawing moves are not proven lost, the prover goes on up to
-   * `proofNarrow` expansions (and a larger share of the time): a narrow choice is where a race is
-   * lost or won by one move, and the race search has little to choose among.
-   */
-  readonly proofNarrow?: number;
-  readonly proofWidth?: number;
   /** The request's cancellation (a bot worker's), checked with the clock. */
   readonly stopped?: () => boolean;
 }
@@ -64,8 +57,6 @@ export const RACE_LIMITS: RaceLimits = {
   timeMs: 2_000,
   captureWeight: 4,
   proofExpansions: 20_000,
-  proofNarrow: 100_000,
-  proofWidth: 3,
 };
 
 export interface RaceResult {
@@ -136,8 +127,8 @@ export class RaceSearch {
   }
 
   /**
-   * Each root move's score: exact for the best and any tied with it, an upper bound below it for
-   * the others (fail-soft), so a score at or below −RACE_PROVEN is a race lost whatever the bound.
+   * Each root move's score: exact for the best, an upper bound for the others (fail-soft), so a
+   * score at or below −RACE_PROVEN is a race lost whatever the bound.
    */
   private searchRoot(
     board: SearchBoard,
@@ -151,8 +142,7 @@ export class RaceSearch {
       history,
       order.map(({ move }) => move),
       -INFINITE,
-      // One below the best so far: a move tied with it is scored exactly (oracle.ts breaks ties).
-      (alpha) => -this.negamax(board, history, depth - 1, -INFINITE, -(alpha - 1), 1, rootDraws),
+      (alpha) => -this.negamax(board, history, depth - 1, -INFINITE, -alpha, 1, rootDraws),
     );
   }
 
