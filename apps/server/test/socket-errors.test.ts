@@ -144,6 +144,33 @@ describe('every error code, and nothing changes', () => {
     }
   });
 
+  it('a claim tried again with its claimKey (its reply lost) gets the same token and the seat; another key does not', async () => {
+    const { roomId } = await createRoom(server.url, { variant: 'bagh-chal', side: 'goat' });
+    const claimKey = 'k'.repeat(22);
+    const first = await connect();
+    const claimed = await first.request('seat:claim', { roomId, side: 'tiger', claimKey });
+    expect(claimed).toMatchObject({ ok: true });
+    first.close(); // as if its reply never arrived: the page reloads, or its connection drops
+    const again = await connect();
+    const retried = await again.request('seat:claim', { roomId, side: 'tiger', claimKey });
+    expect(retried).toMatchObject({ ok: true, seatToken: claimed.seatToken });
+    expect((await getSnapshot(server.url, roomId)).seats.tiger).toMatchObject({
+      taken: true,
+      connected: true,
+    });
+    const other = await connect();
+    expectError(
+      await other.request('seat:claim', { roomId, side: 'tiger', claimKey: 'x'.repeat(22) }),
+      'SEAT_TAKEN',
+    );
+    // The key is the room's and the side's: the same key claims nothing else.
+    expectError(await other.request('seat:claim', { roomId, side: 'goat', claimKey }), 'SEAT_TAKEN');
+    expectError(
+      await other.request('seat:claim', { roomId, side: 'tiger', claimKey: 'short' }),
+      'BAD_REQUEST',
+    );
+  });
+
   it('acks missing or not functions, unknown events and oversized messages do no harm', async () => {
     const { roomId, goat, watcher } = await seatedRoom();
     goat.socket.emit('move', { roomId, move: 'G@c3', ply: 0 });

@@ -17,7 +17,16 @@ export const JoinRequest = z.object({
 });
 export type JoinRequest = z.infer<typeof JoinRequest>;
 
-export const ClaimRequest = z.object({ roomId: RoomId, side: Side });
+export const ClaimRequest = z.object({
+  roomId: RoomId,
+  side: Side,
+  /**
+   * Chosen by the client (128+ random bits, base64url) and sent again when it tries the claim
+   * again: the seat token is made from it, so a claim that was stored but whose reply was lost
+   * is answered, on its retry, with the same token and the seat.
+   */
+  claimKey: SeatToken.optional(),
+});
 export type ClaimRequest = z.infer<typeof ClaimRequest>;
 
 export const MoveRequest = z.object({ roomId: RoomId, move: MoveText, ply: Ply });

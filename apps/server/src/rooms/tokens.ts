@@ -3,6 +3,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const newSeatToken = (): string => randomBytes(24).toString('base64url');
 
+/** The seat token of a claim that carries the client's own key (ClaimRequest.claimKey). */
+export const claimedSeatToken = (roomId: string, side: string, claimKey: string): string =>
+  createHash('sha256').update(`${roomId} ${side} ${claimKey}`).digest('base64url');
+
 export const hashSeatToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** Constant-time comparison of two token hashes. */

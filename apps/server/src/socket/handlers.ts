@@ -27,7 +27,7 @@ import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
 import type { Command, Reduction } from '../rooms/reducer.js';
 import type { Room, Send } from '../rooms/room.js';
-import { hashSeatToken, newSeatToken } from '../rooms/tokens.js';
+import { claimedSeatToken, hashSeatToken, newSeatToken } from '../rooms/tokens.js';
 import { StoreUnavailableError } from '../storage/guarded.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
 
@@ -331,11 +331,15 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       }
     },
 
-    'seat:claim': async ({ roomId, side }, reply) => {
+    'seat:claim': async ({ roomId, side, claimKey }, reply) => {
       if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
-      // A claim answered UNAVAILABLE may be stored all the same: its next try keeps its token.
+      // A claim answered UNAVAILABLE, or whose reply was lost, may be stored all the same: its
+      // next try gets the same token (from the client's key, else kept by this socket).
       const unsure = `${roomId} ${side}`;
-      const seatToken = unsureClaims.get(unsure) ?? newSeatToken();
+      const seatToken =
+        claimKey !== undefined
+          ? claimedSeatToken(roomId, side, claimKey)
+          : (unsureClaims.get(unsure) ?? newSeatToken());
       unsureClaims.delete(unsure);
       const claim = { type: 'claim', socketId, side, tokenHash: hashSeatToken(seatToken) } as const;
       const { was, send } = await admit(roomId, false);

@@ -95,6 +95,8 @@ export class GameConnection {
   readonly roomId: string;
   #socket: GameSocket;
   #tokens: TokenStore;
+  /** The key of a seat claim not known to have been taken, by side (see claim). */
+  readonly #claimKeys = new Map<Side, string>();
   #ackTimeoutMs: number;
 
   #snapshot = $state.raw<Snapshot | null>(null);
@@ -278,18 +280,27 @@ export class GameConnection {
     });
   }
 
-  /** Takes a free seat. */
+  /**
+   * Takes a free seat. The claim's key is kept until a reply says it took the seat: a claim tried
+   * again after a lost reply (it may have been stored) gets the same token from the server.
+   */
   claim(side: Side): void {
     if (!this.connected) {
       this.#fail({ code: 'OFFLINE', message: m.net_offline_retry() });
       return;
     }
     this.#error = null;
+    let claimKey = this.#claimKeys.get(side);
+    if (claimKey === undefined) {
+      claimKey = randomKey();
+      this.#claimKeys.set(side, claimKey);
+    }
     this.#socket
       .timeout(this.#ackTimeoutMs)
-      .emit('seat:claim', { roomId: this.roomId, side }, (timeout, reply) => {
+      .emit('seat:claim', { roomId: this.roomId, side, claimKey }, (timeout, reply) => {
         if (timeout) return this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
         if (!reply.ok) return this.#fail(reply.error);
+        this.#claimKeys.delete(side);
         this.#tokens.set(this.roomId, reply.seatToken);
         this.#role = side;
         this.#replace(reply.snapshot);
@@ -532,4 +543,13 @@ function sameMove(played: string | undefined, text: string): boolean {
   if (played === undefined) return false;
   const parsed = parseMove(text);
   return played === (parsed.ok ? makeMove(parsed.value) : text);
+}
+
+/** 128 random bits, base64url (a claim's key). */
+function randomKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
 }

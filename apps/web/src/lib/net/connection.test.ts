@@ -181,12 +181,32 @@ describe('GameConnection', () => {
     expect(socket.last('room:join').request).toEqual({ roomId: 'room-abc', since: 7 });
   });
 
+  it('a claim tried again after its reply was lost sends the same claimKey; one that took the seat forgets it', () => {
+    const { socket, conn } = setup();
+    conn.connect();
+    socket.last('room:join').ack(null, { ok: true, role: 'spectator', snapshot: snap(2, ['G@c3']) });
+    conn.claim('tiger');
+    const first = socket.last('seat:claim').request as { claimKey: string };
+    socket.last('seat:claim').ack(new Error('operation has timed out'));
+    expect(conn.lastError?.code).toBe('TIMEOUT');
+    conn.claim('tiger');
+    expect(socket.last('seat:claim').request).toEqual(first);
+    socket.last('seat:claim').ack(null, { ok: true, seatToken: 't'.repeat(24), snapshot: snap(3, ['G@c3']) });
+    expect(conn.role).toBe('tiger');
+    conn.claim('tiger');
+    expect((socket.last('seat:claim').request as { claimKey: string }).claimKey).not.toBe(first.claimKey);
+  });
+
   it('claim stores the seat token; move sends ply and surfaces ack errors', () => {
     const { socket, conn, saved } = setup();
     conn.connect();
     socket.last('room:join').ack(null, { ok: true, role: 'spectator', snapshot: snap(2, ['G@c3']) });
     conn.claim('goat');
-    expect(socket.last('seat:claim').request).toEqual({ roomId: 'room-abc', side: 'goat' });
+    expect(socket.last('seat:claim').request).toEqual({
+      roomId: 'room-abc',
+      side: 'goat',
+      claimKey: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+    });
     socket.last('seat:claim').ack(null, { ok: true, seatToken: 's'.repeat(24), snapshot: snap(3, ['G@c3']) });
     expect(saved.get('room-abc')).toBe('s'.repeat(24));
     expect(conn.role).toBe('goat');
