@@ -1,7 +1,7 @@
 import type { Move, RepetitionTable, SearchBoard } from '@bagh/rules';
 
 /**
- * Each root move made (and its position recorded for R13), scored by `scoreAfter(alpha)` from the
+ * Each root move made (and its position recorded for R13), scored by `scoreAfter(alpha, move)` from the
  * mover's side with `alpha` the best score so far (starting at `floor`), undone; best first, the
  * given order kept among equals (a sort is stable).
  */
@@ -10,7 +10,7 @@ export function scoreRootMoves(
   history: RepetitionTable,
   moves: Iterable<Move>,
   floor: number,
-  scoreAfter: (alpha: number) => number,
+  scoreAfter: (alpha: number, move: Move) => number,
 ): Array<{ move: Move; score: number }> {
   const scored: Array<{ move: Move; score: number }> = [];
   let alpha = floor;
@@ -19,7 +19,7 @@ export function scoreRootMoves(
     board.record(history);
     let score: number;
     try {
-      score = scoreAfter(alpha);
+      score = scoreAfter(alpha, move);
     } finally {
       board.unrecord(history);
       board.unmake(move);

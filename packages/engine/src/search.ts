@@ -315,10 +315,8 @@ export class Searcher {
   ) {
     this.partialBest = null;
     let first: number | null = null;
-    let index = 0;
     // Equal scores keep the given order, so the TT-best move stays first.
-    return scoreRootMoves(board, history, moves, -WIN_SCORE * 2, (alpha) => {
-      const move = moves[index++]!;
+    return scoreRootMoves(board, history, moves, -WIN_SCORE * 2, (alpha, move) => {
       const score = -this.negamax(
         board,
         history,
