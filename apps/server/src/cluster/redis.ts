@@ -189,16 +189,6 @@ export class RoomChannelAdapter extends ClusterAdapter {
   /** What this node does with the changes another node stored (see Room.feed). */
   hear: ((stored: Stored) => void) | undefined;
 
-  /** The clients the room channels are subscribed and published on, and the log (onRedisBack). */
-  get subscriber(): RedisClient {
-    return this.#channels.client;
-  }
-  get publisher(): RedisClient {
-    return this.#pub;
-  }
-  get log(): Logger {
-    return this.#channels.log;
-  }
 
   readonly #pub: RedisClient;
   readonly #channels: ChannelSubscriptions;
@@ -276,6 +266,28 @@ export class RoomChannelAdapter extends ClusterAdapter {
     } catch (error) {
       // As the cluster adapter did: while Redis is away a broadcast reaches this node only.
       this.#channels.log.debug({ err: error }, 'redis adapter: a broadcast could not be published');
+    }
+  }
+
+  /**
+   * `resync` runs once Redis is back after one of this node's connections to it was lost (what was
+   * published meanwhile was lost: a publish failed, or nobody heard it), after RESYNC_DELAY_MS, by
+   * when node-redis has subscribed this node's channels again.
+   */
+  whenBack(resync: () => void): void {
+    for (const client of [this.#channels.client, this.#pub]) {
+      let lost = false;
+      const gone = () => {
+        lost = true;
+      };
+      client.on('error', gone);
+      client.on('reconnecting', gone);
+      client.on('ready', () => {
+        if (!lost) return;
+        lost = false;
+        this.#channels.log.info('redis adapter: Redis is back; the rooms catch up from the store');
+        setTimeout(resync, RESYNC_DELAY_MS).unref();
+      });
     }
   }
 
@@ -387,30 +399,12 @@ export function hearStored(adapter: object, hear: (stored: Stored) => void): voi
   if (adapter instanceof RoomChannelAdapter) adapter.hear = hear;
 }
 
-/**
- * With several nodes: `resync` runs once Redis is back after one of this node's connections to it
- * was lost (what was published meanwhile was lost: a publish failed, or nobody heard it), after
- * RESYNC_DELAY_MS, by when node-redis has subscribed this node's channels again.
- */
+/** With several nodes: see RoomChannelAdapter.whenBack. */
 export function onRedisBack(adapter: object, resync: () => void): void {
-  if (!(adapter instanceof RoomChannelAdapter)) return;
-  for (const client of [adapter.subscriber, adapter.publisher]) {
-    let lost = false;
-    const gone = () => {
-      lost = true;
-    };
-    client.on('error', gone);
-    client.on('reconnecting', gone);
-    client.on('ready', () => {
-      if (!lost) return;
-      lost = false;
-      adapter.log.info('redis adapter: Redis is back; the rooms catch up from the store');
-      setTimeout(resync, RESYNC_DELAY_MS).unref();
-    });
-  }
+  if (adapter instanceof RoomChannelAdapter) adapter.whenBack(resync);
 }
 
-/** See onRedisBack. */
+/** See RoomChannelAdapter.whenBack. */
 const RESYNC_DELAY_MS = 1000;
 
 /** The URL without its password, for logs. */
