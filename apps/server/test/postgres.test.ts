@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openPostgresStorage, poolConfig } from '../src/storage/postgres.js';
 import { migrations } from '../src/storage/postgres-migrations.js';
 import { startServerProcess } from '../support/local-server.js';
-import { createRoom, getSnapshot, perTest, playMoves, sleep } from './helpers.js';
+import { getSnapshot, perTest, playMoves, sleep } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { postgresForFile } from './multinode-helpers.js';
 

@@ -268,7 +268,7 @@ describe('a store that fails', () => {
     const options = { roomIdleMs: 1500, storeTimeoutMs: 500 };
     const a = await fixture.server({ config, options });
     const b = await fixture.server({ config, options });
-    const { roomId, goat, tiger, joined, claimed } = await fixture.seat(b.url, {}, { tiger: a.url });
+    const { goat, tiger, joined, claimed } = await fixture.seat(b.url, {}, { tiger: a.url });
     expect([joined.ok, claimed.ok]).toEqual([true, true]);
     postgres.freeze(true);
     let frozen = true;

@@ -189,7 +189,6 @@ export class RoomChannelAdapter extends ClusterAdapter {
   /** What this node does with the changes another node stored (see Room.feed). */
   hear: ((stored: Stored) => void) | undefined;
 
-
   readonly #pub: RedisClient;
   readonly #channels: ChannelSubscriptions;
   readonly #requestChannel: string;
