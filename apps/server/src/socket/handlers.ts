@@ -132,8 +132,11 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
    * payload, a limit) still carries its version, read here without a store lookup.
    */
   const entered = new Map<string, Room>();
-  /** The token of this socket's last claim of a seat (`<room> <side>`) if it was answered UNAVAILABLE. */
-  const unsureClaims = new Map<string, string>();
+  /**
+   * The claim key of a claim sent without one: this connection's, so that its retry of a claim
+   * answered UNAVAILABLE (which may be stored all the same) gets the same token.
+   */
+  const connectionClaimKey = newSeatToken();
 
   /** A refusal about the room `payload` names: with its version when this socket is in it. */
   function refusal(code: ErrorCode, message: string, payload: unknown): AckError {
@@ -334,22 +337,14 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     'seat:claim': async ({ roomId, side, claimKey }, reply) => {
       if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
       // A claim answered UNAVAILABLE, or whose reply was lost, may be stored all the same: its
-      // next try gets the same token (from the client's key, else kept by this socket).
-      const unsure = `${roomId} ${side}`;
-      const seatToken =
-        claimKey !== undefined
-          ? claimedSeatToken(roomId, side, claimKey)
-          : (unsureClaims.get(unsure) ?? newSeatToken());
-      unsureClaims.delete(unsure);
+      // next try with the same key gets the same token, and the seat (the reducer's claim).
+      const seatToken = claimedSeatToken(roomId, side, claimKey ?? connectionClaimKey);
       const claim = { type: 'claim', socketId, side, tokenHash: hashSeatToken(seatToken) } as const;
       const { was, send } = await admit(roomId, false);
       if (gone(roomId, was, reply)) return;
       const judged = (res: Reduction, room: Room) => {
         settleEntry(roomId, res, room);
-        if (!res.ok) {
-          if (res.error.code === 'UNAVAILABLE') unsureClaims.set(unsure, seatToken);
-          return;
-        }
+        if (!res.ok) return;
         room.log.info({ side }, 'seat claimed');
         reply({ ok: true, seatToken, snapshot: room.snapshot() });
       };
