@@ -189,16 +189,15 @@ export class Room {
    * succeeds (then none can commit: the version is taken).
    */
   #unsure: Unsure[] = [];
+  /** Redis was away: this node's sockets may have missed events; shown the latest once the store answers. */
+  #showLatest = false;
   /**
-   * Reads the store again while an append is unsure: no other command may come to find it (the
-   * mover's page waits before it tries again, a scripted client may never), and the opponent
-   * would wait for the move's event meanwhile. Backs off like the timers while the store fails.
+   * Reads the store again while an append is unsure or the latest event is to be shown: no other
+   * command may come to do it (the mover's page waits before it tries again, a scripted client may
+   * never), and the opponent would wait for the move's event meanwhile. Backs off like the timers.
    */
-  #unsureTimer: NodeJS.Timeout | undefined;
-  /** A resync the store refused, tried again (backing off like the timers) until it answers. */
-  #resyncTimer: NodeJS.Timeout | undefined;
-  #resyncFailures = 0;
-  #unsureChecks = 0;
+  #recheckTimer: NodeJS.Timeout | undefined;
+  #rechecks = 0;
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
     this.#state = state;
@@ -347,26 +346,26 @@ export class Room {
    * drops it.
    */
   resync(): Promise<void> {
-    clearTimeout(this.#resyncTimer);
-    return this.#inTurn('resync', async () => {
-      try {
-        if (!this.#deps.storage.changesSince || !(await this.#synced())) return;
-        const version = this.#state.version;
-        const latest = this.#history.since(version - 1, version)?.[0] ?? (await this.#storedEvent(version));
-        this.#resyncFailures = 0;
-        if (!latest) return;
-        localOnly.add(latest);
-        this.#deps.broadcast(latest);
-      } catch (error) {
-        // The store failing too (Redis and PostgreSQL both away): again later, as the timers do.
-        this.#resyncFailures++;
-        if (!this.#stopped) {
-          this.#resyncTimer = setTimeout(() => void this.resync(), timerBackoffMs(this.#resyncFailures));
-          this.#resyncTimer.unref();
-        }
-        throw error;
-      }
-    });
+    this.#showLatest = true;
+    return this.#recheckNow();
+  }
+
+  /**
+   * In the room's turn: caught up with the store (an unsure append announced if it committed),
+   * then the latest event shown here if due. The store failing (PostgreSQL away too): the timer
+   * set by #schedule tries again.
+   */
+  #recheckNow(): Promise<void> {
+    const again = () => this.#schedule();
+    return this.#inTurn('store check', async () => {
+      if (!(await this.#synced()) || !this.#showLatest) return;
+      const version = this.#state.version;
+      const latest = this.#history.since(version - 1, version)?.[0] ?? (await this.#storedEvent(version));
+      this.#showLatest = false;
+      if (!latest) return;
+      localOnly.add(latest);
+      this.#deps.broadcast(latest);
+    }).then(again, again);
   }
 
   /** The event of the stored change at `version` (the cached room is at it), rebuilt from the store. */
@@ -388,8 +387,7 @@ export class Room {
     clearTimeout(this.#flagTimer);
     clearTimeout(this.#abandonTimer);
     clearTimeout(this.#departTimer);
-    clearTimeout(this.#unsureTimer);
-    clearTimeout(this.#resyncTimer);
+    clearTimeout(this.#recheckTimer);
     this.#dropBot();
   }
 
@@ -541,8 +539,8 @@ export class Room {
     clearTimeout(this.#flagTimer);
     clearTimeout(this.#abandonTimer);
     clearTimeout(this.#departTimer);
-    clearTimeout(this.#unsureTimer);
-    this.#flagTimer = this.#abandonTimer = this.#departTimer = this.#unsureTimer = undefined;
+    clearTimeout(this.#recheckTimer);
+    this.#flagTimer = this.#abandonTimer = this.#departTimer = this.#recheckTimer = undefined;
     if (this.#stopped) return;
     const state = this.#state;
     const now = this.#deps.now();
@@ -571,7 +569,7 @@ export class Room {
       }, retry);
       this.#departTimer.unref();
     }
-    if (this.#unsure.length > 0 && this.#unsureChecks >= UNSURE_CHECKS) {
+    if (this.#unsure.length > 0 && this.#rechecks >= UNSURE_CHECKS) {
       // Minutes on: its connection was dropped long ago (pg's query timeout), so the statement
       // is taken for dead. Should it commit all the same, the next command catches it up.
       this.log.warn(
@@ -580,18 +578,17 @@ export class Room {
       );
       this.#unsure = [];
     }
-    if (this.#unsure.length > 0) {
-      this.#unsureTimer = setTimeout(() => this.#recheck(), timerBackoffMs(this.#unsureChecks + 1));
-      this.#unsureTimer.unref();
-    } else this.#unsureChecks = 0;
+    if (this.#unsure.length > 0 || this.#showLatest) {
+      this.#recheckTimer = setTimeout(
+        () => {
+          this.#rechecks++;
+          void this.#recheckNow();
+        },
+        timerBackoffMs(this.#rechecks + 1),
+      );
+      this.#recheckTimer.unref();
+    } else this.#rechecks = 0;
     this.#scheduleBot();
-  }
-
-  /** Reads the store for an unsure append; still unsure (the store failing, or not moved yet): later again. */
-  #recheck(): void {
-    this.#unsureChecks++;
-    const again = () => this.#schedule();
-    void this.sync().then(again, again);
   }
 
   /** Judges the clock now (a reader about to look at a room whose time may have run out). */
@@ -641,7 +638,7 @@ export class Room {
         if (this.#deps.storage.currentVersion) {
           if (this.#unsure[0]?.from !== this.#state.version) {
             this.#unsure = [];
-            this.#unsureChecks = 0;
+            this.#rechecks = 0;
           }
           this.#unsure.push({
             from: this.#state.version,
