@@ -231,11 +231,7 @@ describe('a store that fails', () => {
       options: { storeTimeoutMs: 500 },
     });
     const { roomId, goat, tiger } = await fixture.table(server.url);
-    postgres.freeze(true);
-    let frozen = true;
-    fixture.defer(() => {
-      if (frozen) postgres.freeze(false);
-    });
+    const thaw = frozen(postgres);
     // Commands queued behind a store that does not answer: each is still answered in time.
     const acks = await Promise.all([
       timed(goat, 'move', { roomId, move: 'G@c3', ply: 0 }),
@@ -250,8 +246,7 @@ describe('a store that fails', () => {
     expect(faulted.status).toBe(503);
     expect(faulted.ms).toBeLessThan(1000);
 
-    postgres.freeze(false);
-    frozen = false;
+    thaw();
     expect(await retried(() => goat.request('move', { roomId, move: 'G@c3', ply: 0 }))).toMatchObject({
       ok: true,
     });
@@ -270,16 +265,11 @@ describe('a store that fails', () => {
     const b = await fixture.server({ config, options });
     const { goat, tiger, joined, claimed } = await fixture.seat(b.url, {}, { tiger: a.url });
     expect([joined.ok, claimed.ok]).toEqual([true, true]);
-    postgres.freeze(true);
-    let frozen = true;
-    fixture.defer(() => {
-      if (frozen) postgres.freeze(false);
-    });
+    const thaw = frozen(postgres);
     // The tiger's page closes: node A cannot store the disconnect, and holds no socket of the room.
     tiger.close();
     await sleep(4000);
-    postgres.freeze(false);
-    frozen = false;
+    thaw();
     const gone = await goat.waitFor((e) => e.snapshot.seats.tiger.connected === false, 15_000);
     expect(gone.snapshot.seats.tiger.taken).toBe(true);
   });
@@ -346,17 +336,12 @@ describe('a store that fails', () => {
     expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
       ok: true,
     });
-    postgres.freeze(true);
-    let frozen = true;
-    fixture.defer(() => {
-      if (frozen) postgres.freeze(false);
-    });
+    const thaw = frozen(postgres);
     expect(await claimer.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({
       ok: false,
       error: { code: 'UNAVAILABLE' },
     });
-    postgres.freeze(false);
-    frozen = false;
+    thaw();
     // The claim commits once PostgreSQL runs again; the room finds it and shows it, but the
     // claimer's socket is not the seat's: the tiger is shown gone.
     const stored = await goat.waitFor((e) => e.snapshot.seats.tiger.taken, 10_000);
@@ -396,17 +381,12 @@ describe('a store that fails', () => {
       recovered = player.socket.recovered;
       void player.request('room:join', { roomId, seatToken }).catch(() => {});
     });
-    postgres.freeze(true);
-    let frozen = true;
-    fixture.defer(() => {
-      if (frozen) postgres.freeze(false);
-    });
+    const thaw = frozen(postgres);
     const first = player.request('room:join', { roomId, seatToken }).catch(() => 'no answer');
     await sleep(300);
     player.socket.io.engine.close(); // the transport drops; the client reconnects and is recovered
     await sleep(1500);
-    postgres.freeze(false);
-    frozen = false;
+    thaw();
     await first;
     await waitUntil(() => recovered);
     await sleep(1000);
@@ -436,10 +416,10 @@ describe('a store that fails', () => {
     await redis.stop();
     const ack = await goat.request('move', { roomId, move: 'G@b1', ply: 0 });
     expect(ack).toMatchObject({ ok: true });
-    postgres.freeze(true);
+    const thaw = frozen(postgres);
     await redis.start();
     await sleep(3000); // the first catch-up finds the store frozen
-    postgres.freeze(false);
+    thaw();
     expect((await tiger.waitForVersion(ack.version, 15_000)).snapshot.moves).toEqual(['G@b1']);
   });
 
@@ -500,4 +480,17 @@ async function splitTable(options: { storeTimeoutMs?: number } = {}) {
   const { roomId, goat, tiger, joined, claimed } = await fixture.seat(a.url, {}, { tiger: b.url });
   expect([joined.ok, claimed.ok]).toEqual([true, true]);
   return { postgres, redis, roomId, goat, tiger };
+}
+
+/** PostgreSQL frozen (SIGSTOP) until the returned thaw is called, or the test ends. */
+function frozen(postgres: { freeze(frozen: boolean): void }): () => void {
+  postgres.freeze(true);
+  let thawed = false;
+  const thaw = () => {
+    if (thawed) return;
+    thawed = true;
+    postgres.freeze(false);
+  };
+  fixture.defer(thaw);
+  return thaw;
 }
