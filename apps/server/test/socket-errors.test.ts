@@ -154,6 +154,7 @@ describe('every error code, and nothing changes', () => {
     const again = await connect();
     const retried = await again.request('seat:claim', { roomId, side: 'tiger', claimKey });
     expect(retried).toMatchObject({ ok: true, seatToken: claimed.seatToken });
+    expect(claimed.seatToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect((await getSnapshot(server.url, roomId)).seats.tiger).toMatchObject({
       taken: true,
       connected: true,

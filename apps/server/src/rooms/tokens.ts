@@ -3,9 +3,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const newSeatToken = (): string => randomBytes(24).toString('base64url');
 
-/** The seat token of a claim that carries the client's own key (ClaimRequest.claimKey). */
+/** The seat token a claim's key makes for a seat (ClaimRequest.claimKey): 192 bits, as newSeatToken's. */
 export const claimedSeatToken = (roomId: string, side: string, claimKey: string): string =>
-  createHash('sha256').update(`${roomId} ${side} ${claimKey}`).digest('base64url');
+  createHash('sha256').update(`${roomId} ${side} ${claimKey}`).digest().subarray(0, 24).toString('base64url');
 
 export const hashSeatToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
