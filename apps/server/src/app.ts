@@ -1,5 +1,6 @@
 /** buildApp: the whole server wired together, ready to listen; it never listens itself. */
 import { randomInt } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { RoomEvent } from '@bagh/protocol';
 import { SIDES } from '@bagh/rules';
@@ -129,6 +130,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.TRUST_PROXY ? (_address: string, hop: number) => hop === 0 : false,
   });
 
+  // Every TCP connection, upgraded ones too (Node's own list drops those): a stop destroys the
+  // ones still open after its deadline, so no peer that never answers a close can hold it up.
+  const openSockets = new Set<Socket>();
+  fastify.server.on('connection', (socket: Socket) => {
+    openSockets.add(socket);
+    socket.once('close', () => openSockets.delete(socket));
+  });
+
   const io: BaghServer = new Server(fastify.server, {
     serveClient: false,
     maxHttpBufferSize: maxMessageBytes,
@@ -253,7 +262,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       const took: Record<string, number> = {};
       let since = performance.now();
       const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
-        await work();
+        // Logged as a warning while it lasts: a stop cut short by its deadline still says where.
+        const slow = setInterval(
+          () =>
+            log.warn({ step: name, ms: Math.round(performance.now() - since) }, 'shutdown: still waiting'),
+          SLOW_CLOSE_STEP_MS,
+        );
+        slow.unref();
+        try {
+          await work();
+        } finally {
+          clearInterval(slow);
+        }
         const now = performance.now();
         took[name] = Math.round(now - since);
         since = now;
@@ -266,7 +286,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // "transport close" and reconnect by themselves (a server-side disconnect they never retry).
       await step('connections', () => closeConnections(io, CLOSE_CONNECTIONS_MS));
       // io.close() also closes the HTTP server; "not running" (never listened) is fine.
-      await step('io', () => new Promise<void>((done) => void io.close(() => done())));
+      // It waits for every connection to end (keep-alive ones too): at most CLOSE_CONNECTIONS_MS.
+      await step('io', () =>
+        withDeadline(new Promise<void>((done) => void io.close(() => done())), CLOSE_CONNECTIONS_MS, () => {
+          log.warn({ connections: openSockets.size }, 'shutdown: dropping the connections still open');
+          for (const socket of openSockets) socket.destroy();
+        }),
+      );
       // With several nodes, the disconnects of the connections just closed.
       await step('disconnects', () => rooms.close());
       await step('http', () => fastify.close());
@@ -291,6 +317,9 @@ async function openStore(config: Config, log: Logger): Promise<RoomStorage> {
   return storage;
 }
 
+/** How long a step of a stopping server may take before it is logged as a warning, and again after as long. */
+const SLOW_CLOSE_STEP_MS = 2000;
+
 /** How long a stopping server waits for its connections to flush their acks and close. */
 const CLOSE_CONNECTIONS_MS = 3000;
 
@@ -312,6 +341,16 @@ async function closeConnections(io: BaghServer, timeoutMs: number): Promise<void
     }),
   ]);
   clearTimeout(timer);
+}
+
+/** Waits for `work`; if it is not done within `ms`, calls `onLate` and goes on waiting. */
+async function withDeadline(work: Promise<void>, ms: number, onLate: () => void): Promise<void> {
+  const timer = setTimeout(onLate, ms);
+  try {
+    await work;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** How long /healthz waits for the store before it says the store does not answer. */

@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { io } from 'socket.io-client';
@@ -192,6 +193,57 @@ describe('a graceful stop', () => {
     });
   });
 });
+
+describe('a stop held up by peers that never answer', () => {
+  it('drops a half-sent request and a websocket that ignores its close, and ends', async () => {
+    const srv = await fixture.server();
+    const { port } = new URL(srv.url);
+    // A request whose headers never end: Node's HTTP server waits for it (up to its timeouts).
+    const halfRequest = await rawConnection(Number(port), 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    // An upgraded websocket that reads nothing: its close frame is never answered.
+    const deafSocket = await rawConnection(
+      Number(port),
+      'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n' +
+        'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      (received) => received.includes('101 Switching Protocols'),
+    );
+    const ended = Promise.all([closed(halfRequest), closed(deafSocket)]);
+    // Without a deadline of its own the stop waits for them (ws waits 30 s for a close's answer),
+    // longer than this test's wait below and longer than server.ts's 20-s limit before exit(1).
+    const stopped = await Promise.race([
+      srv.close().then(() => 'stopped'),
+      sleep(15_000).then(() => 'waiting'),
+    ]);
+    expect(stopped).toBe('stopped');
+    await ended;
+  });
+});
+
+/** A raw TCP connection that sent `text`, once `ready` (default: at once) holds for what came back. */
+async function rawConnection(
+  port: number,
+  text: string,
+  ready: (received: string) => boolean = () => true,
+): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  fixture.defer(() => {
+    socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('connect', () => resolve());
+  });
+  socket.write(text);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+  });
+  await waitUntil(() => ready(received));
+  return socket; // it never writes again: a close frame stays unanswered
+}
+
+const closed = (socket: Socket): Promise<void> =>
+  socket.destroyed ? Promise.resolve() : new Promise((resolve) => socket.once('close', () => resolve()));
 
 /** The reason of the client's next disconnect. */
 const disconnectReason = (client: Client): Promise<string> =>
