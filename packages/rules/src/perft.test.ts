@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGame, type Game } from './game.js';
+import { createGame, type Game, legalMoves, play } from './game.js';
+import { parsePosition } from './notation/position.js';
 import { perft, perftGeneral } from './perft.js';
 import type { Options, Variant } from './types.js';
 
@@ -53,5 +54,28 @@ describe('perft with options (R23 multiJump, R26 noRepeat), pinned', () => {
   });
   it('bagh-guti noRepeat matches plain play while nothing can repeat', () => {
     expect(perft(newGame('bagh-guti', { noRepeat: true }), 4)).toBe(94_892);
+  });
+});
+
+describe('perft under R13 across the last placement', () => {
+  // The position the last goat's placement makes can come back once the goats slide
+  // (G@b3 a1-a2 b3-b2 a2-a1 b2-b3 would repeat it): perft must not count such lines.
+  const start = parsePosition('T3T/5/2G2/5/T3T g 1 0');
+  if (!start.ok) throw new Error(start.error.message);
+  const game = createGame('bagh-chal', {}, start.value);
+  if (!game.ok) throw new Error(game.error.message);
+
+  it('counts what legalMoves and play allow, on both paths', () => {
+    const byPlay = (g: Game, depth: number): number =>
+      depth === 0
+        ? 1
+        : legalMoves(g).reduce((sum, move) => {
+            const next = play(g, move);
+            if (!next.ok) throw new Error(next.error.message);
+            return sum + byPlay(next.value, depth - 1);
+          }, 0);
+    expect(perft(game.value, 5)).toBe(299_272);
+    expect(byPlay(game.value, 5)).toBe(299_272);
+    expect(perftGeneral(game.value, 5)).toBe(299_272);
   });
 });

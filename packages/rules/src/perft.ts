@@ -25,7 +25,10 @@ function perftPacked(board: Board, history: RepetitionTable, depth: number, buff
     const m = moves[i]!;
     board.makePacked(m);
     if (!repetitionPossible) {
+      // A no-op while goats stay in hand; the last placement's position joins the history.
+      board.record(history);
       leaves += perftPacked(board, history, depth - 1, buffers);
+      board.unrecord(history);
     } else if (!board.repeats(history)) {
       if (depth === 1) leaves++;
       else {
