@@ -1,0 +1,378 @@
+/**
+ * Games played through faults: two nodes on a real PostgreSQL and a real redis-server, six rooms
+ * of scripted pages (two players and a spectator each, spread over the nodes) playing random legal
+ * games while a node is killed or stopped and started again, Redis restarts empty and PostgreSQL
+ * freezes, one fault after another. A page does what the web client does: it resends an unanswered
+ * move at its ply, re-joins with `since` after any loss, and reconnects to whichever node is up
+ * (nginx's part). Afterwards every acked move is stored at its ply, both nodes serve the same
+ * rooms, every page shows the stored game, and every unfinished game goes on.
+ */
+import type { RoomEvent, Snapshot } from '@bagh/protocol';
+import { createGame, legalMoves, makeMove, playMoveTexts, type Side } from '@bagh/rules';
+import { io, type Socket } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
+import { createRoom, getSnapshot, perTest, sleep, waitUntil } from './helpers.js';
+import { type NodeProcess, type Shared, startNode, startRedis, useShared } from './multinode-helpers.js';
+
+const fixture = perTest();
+const shared = useShared();
+
+/** A seeded generator (mulberry32): the same choices in every run, whatever the timing. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The nodes, each on a port of its own that it keeps across restarts. */
+class Cluster {
+  readonly nodes: (NodeProcess | null)[];
+  readonly urls: string[];
+
+  constructor(nodes: NodeProcess[]) {
+    this.nodes = nodes;
+    this.urls = nodes.map((node) => node.url);
+  }
+
+  /** The URLs of the nodes up now, `preferred` first when it is up (nginx's hash, then its fallback). */
+  liveUrls(preferred: number): string[] {
+    const up = this.urls.filter((_, i) => this.nodes[i] !== null);
+    const first = this.urls[preferred % this.urls.length]!;
+    return up.includes(first) ? [first, ...up.filter((url) => url !== first)] : up;
+  }
+
+  async stop(i: number, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+    const node = this.nodes[i];
+    this.nodes[i] = null;
+    await node?.stop(signal);
+  }
+
+  async start(i: number, on: Shared): Promise<void> {
+    const port = new URL(this.urls[i]!).port;
+    const node = await startNode(on, { PORT: port });
+    this.nodes[i] = node;
+    fixture.defer(() => node.stop());
+  }
+}
+
+type Role = Side | 'spectator';
+
+/** A scripted page of one room: it keeps the newest snapshot it was shown and re-joins after any loss. */
+class Page {
+  snapshot: Snapshot | null = null;
+  socket: Socket | null = null;
+  joined = false;
+  /** The page's own log of what went wrong, for the failure message. */
+  readonly trouble: string[] = [];
+
+  constructor(
+    readonly cluster: Cluster,
+    readonly roomId: string,
+    readonly role: Role,
+    readonly preferred: number,
+    readonly seatToken?: string,
+  ) {}
+
+  /** Connected and joined, trying each node up until one answers; false when none did. */
+  async ensureJoined(): Promise<boolean> {
+    if (this.socket?.connected && this.joined) return true;
+    for (const url of this.cluster.liveUrls(this.preferred)) {
+      if (!this.socket?.connected) {
+        this.socket?.disconnect();
+        this.socket = await this.#connect(url);
+        if (!this.socket) continue;
+      }
+      if (await this.#join()) return true;
+      this.socket?.disconnect();
+      this.socket = null;
+    }
+    return false;
+  }
+
+  async #connect(url: string): Promise<Socket | null> {
+    const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, timeout: 2000 });
+    const up = await new Promise<boolean>((resolve) => {
+      socket.once('connect', () => resolve(true));
+      socket.once('connect_error', () => resolve(false));
+    });
+    if (!up) {
+      socket.disconnect();
+      return null;
+    }
+    this.joined = false;
+    socket.on('room:event', (event: RoomEvent) => {
+      if (event.roomId !== this.roomId || event.version <= (this.snapshot?.version ?? -1)) return;
+      // A gap is closed by a re-join with `since`, as the web client does.
+      if (this.snapshot && event.version > this.snapshot.version + 1) this.joined = false;
+      else this.snapshot = event.snapshot;
+    });
+    socket.on('disconnect', () => {
+      this.joined = false;
+    });
+    fixture.defer(() => {
+      socket.disconnect();
+    });
+    return socket;
+  }
+
+  async #join(): Promise<boolean> {
+    const socket = this.socket;
+    if (!socket) return false;
+    try {
+      const reply = await socket.timeout(3000).emitWithAck('room:join', {
+        roomId: this.roomId,
+        ...(this.seatToken ? { seatToken: this.seatToken } : {}),
+        ...(this.snapshot ? { since: this.snapshot.version } : {}),
+      });
+      if (!reply.ok) {
+        this.trouble.push(`join: ${reply.error.code}`);
+        return false;
+      }
+      if (reply.snapshot.version >= (this.snapshot?.version ?? -1)) this.snapshot = reply.snapshot;
+      this.joined = socket.connected;
+      return this.joined;
+    } catch {
+      this.trouble.push('join: no answer');
+      return false;
+    }
+  }
+
+  close(): void {
+    this.socket?.disconnect();
+  }
+}
+
+interface Acked {
+  readonly ply: number;
+  readonly move: string;
+  readonly version: number;
+}
+
+/** A player: on its turn it picks a random legal move and sends it until it is stored or refused for good. */
+class Player {
+  readonly acked: Acked[] = [];
+  /** Moves answered with an error or not at all, then found stored all the same. */
+  storedAfterAll = 0;
+  #pending: { ply: number; move: string } | null = null;
+
+  constructor(
+    readonly page: Page,
+    readonly side: Side,
+    readonly next: () => number,
+  ) {}
+
+  /** Plays while `playing()` holds. */
+  async run(playing: () => boolean): Promise<void> {
+    while (playing()) {
+      if (!(await this.page.ensureJoined())) {
+        await sleep(200);
+        continue;
+      }
+      const snapshot = this.page.snapshot!;
+      if (snapshot.result) return;
+      const pending = this.#pending;
+      if (pending && snapshot.moves.length > pending.ply) {
+        // Stored after all (the answer was lost), or the page's snapshot lags: either way it is decided.
+        if (snapshot.moves[pending.ply] === pending.move) this.storedAfterAll++;
+        else
+          this.page.trouble.push(
+            `ply ${pending.ply}: ${pending.move} sent, ${snapshot.moves[pending.ply]} stored`,
+          );
+        this.#pending = null;
+        continue;
+      }
+      if (snapshot.toMove !== this.side) {
+        await sleep(50);
+        continue;
+      }
+      this.#pending ??= { ply: snapshot.moves.length, move: this.#choose(snapshot) };
+      await sleep(this.next() * 150); // thinking
+      await this.#send(this.#pending);
+    }
+  }
+
+  #choose(snapshot: Snapshot): string {
+    const game = createGame(snapshot.variant, snapshot.options);
+    if (!game.ok) throw new Error(game.error.message);
+    const played = playMoveTexts(game.value, snapshot.moves);
+    if (!played.ok) throw new Error(played.error.message);
+    const moves = legalMoves(played.value);
+    return makeMove(moves[Math.floor(this.next() * moves.length)]!);
+  }
+
+  async #send(pending: { ply: number; move: string }): Promise<void> {
+    const socket = this.page.socket;
+    if (!socket?.connected) return;
+    try {
+      const ack = await socket
+        .timeout(3000)
+        .emitWithAck('move', { roomId: this.page.roomId, move: pending.move, ply: pending.ply });
+      if (ack.ok) {
+        this.acked.push({ ...pending, version: ack.version });
+        this.#pending = null;
+        return;
+      }
+      this.page.trouble.push(`move ${pending.ply}: ${ack.error.code}`);
+      // STALE: the page is behind, and its re-join tells whether this move was stored.
+      if (ack.error.code === 'STALE') this.page.joined = false;
+      else if (ack.error.code !== 'UNAVAILABLE') this.#pending = null;
+    } catch {
+      this.page.trouble.push(`move ${pending.ply}: no answer`);
+    }
+    await sleep(200);
+  }
+}
+
+/** Claims the tiger's seat from a socket of its own on `url`, which leaves: the page joins with the token. */
+async function claimTiger(url: string, roomId: string): Promise<{ ok: true; seatToken: string }> {
+  const socket = io(url, { transports: ['websocket'], forceNew: true });
+  try {
+    const claimed = await socket.timeout(5000).emitWithAck('seat:claim', { roomId, side: 'tiger' });
+    expect(claimed).toMatchObject({ ok: true });
+    return claimed;
+  } finally {
+    socket.disconnect();
+  }
+}
+
+describe('two nodes through faults', () => {
+  it('keeps every acked move and every player: nodes killed and restarted, Redis emptied, PostgreSQL frozen', {
+    timeout: 240_000,
+  }, async () => {
+    const on = shared();
+    const cluster = new Cluster(await Promise.all([startNode(on), startNode(on)]));
+    for (const node of cluster.nodes) fixture.defer(() => node?.stop());
+    let redis = on.redis;
+    const next = random(20261202);
+
+    const rooms = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const created = await createRoom(cluster.urls[i % 2]!, { variant: 'bagh-chal', side: 'goat' });
+        const { roomId } = created;
+        const goat = new Page(cluster, roomId, 'goat', i, created.seatToken);
+        expect(await goat.ensureJoined()).toBe(true);
+        const claimed = await claimTiger(cluster.urls[(i + 1) % 2]!, roomId);
+        const tiger = new Page(cluster, roomId, 'tiger', i + 1, claimed.seatToken);
+        const watcher = new Page(cluster, roomId, 'spectator', i);
+        expect(await tiger.ensureJoined()).toBe(true);
+        expect(await watcher.ensureJoined()).toBe(true);
+        return {
+          roomId,
+          pages: [goat, tiger, watcher],
+          players: [
+            new Player(goat, 'goat', random(i * 2 + 1)),
+            new Player(tiger, 'tiger', random(i * 2 + 2)),
+          ],
+        };
+      }),
+    );
+
+    let faults = true;
+    const playing = rooms.flatMap((room) => room.players.map((player) => player.run(() => faults)));
+    const watching = rooms.map(async (room) => {
+      while (faults) {
+        await room.pages[2]!.ensureJoined();
+        await sleep(100);
+      }
+    });
+
+    // One fault after another; each is over (the part restarted) before the next.
+    const done: string[] = [];
+    await sleep(2000);
+    for (const fault of ['kill', 'redis', 'freeze', 'term', 'kill', 'freeze', 'redis', 'term'] as const) {
+      const i = Math.floor(next() * 2);
+      if (fault === 'kill' || fault === 'term') {
+        await cluster.stop(i, fault === 'kill' ? 'SIGKILL' : 'SIGTERM');
+        await sleep(1500);
+        await cluster.start(i, on);
+      } else if (fault === 'redis') {
+        const port = redis.port;
+        await redis.stop();
+        await sleep(1500);
+        redis = await startRedis({ port }); // empty: it kept nothing
+        fixture.defer(() => redis.stop());
+      } else {
+        on.postgres.freeze(true);
+        await sleep(1500);
+        on.postgres.freeze(false);
+      }
+      done.push(fault);
+      await sleep(2500);
+    }
+    faults = false;
+    await Promise.all([...playing, ...watching]);
+    const plies = await Promise.all(
+      rooms.map(async (room) => (await getSnapshot(cluster.urls[0]!, room.roomId)).moves.length),
+    );
+    expect(
+      plies.every((n) => n > 4),
+      `plies per room during the faults: ${plies}`,
+    ).toBe(true);
+
+    // After the faults: every unfinished game goes on, each side moving twice more.
+    const goesOn = rooms.map(async (room) => {
+      const target = room.players.map((player) => player.acked.length + 2);
+      const deadline = Date.now() + 60_000;
+      await Promise.all(
+        room.players.map((player, p) =>
+          player.run(
+            () =>
+              Date.now() < deadline && player.acked.length < target[p]! && !room.pages[0]!.snapshot?.result,
+          ),
+        ),
+      );
+      return room.pages[0]!.snapshot?.result
+        ? 'finished'
+        : room.players.every((player, p) => player.acked.length >= target[p]!);
+    });
+    const went = await Promise.all(goesOn);
+    const story = () =>
+      rooms
+        .map(
+          (room) =>
+            `${room.roomId}: ${room.pages.map((page) => `${page.role} [${page.trouble.slice(-8).join(', ')}]`).join('; ')}`,
+        )
+        .join('\n');
+    expect(
+      went.every((w) => w === 'finished' || w === true),
+      `${went}\n${story()}`,
+    ).toBe(true);
+
+    // Every page is here again (one whose node stopped after its game ended re-joins now).
+    for (const room of rooms) for (const page of room.pages) expect(await page.ensureJoined()).toBe(true);
+    for (const room of rooms) {
+      // Both nodes serve the same room, and show both players here once presence has settled.
+      let seen: Snapshot[] = [];
+      const settled = async (): Promise<boolean> => {
+        seen = await Promise.all(cluster.urls.map((url) => getSnapshot(url, room.roomId)));
+        return seen.every(
+          (s) => s.version === seen[0]!.version && s.seats.goat.connected && s.seats.tiger.connected,
+        );
+      };
+      const deadline = Date.now() + 10_000;
+      while (!(await settled()) && Date.now() < deadline) await sleep(200);
+      const shown = seen.map((s) => ({ version: s.version, moves: s.moves.length, seats: s.seats }));
+      expect(await settled(), `${room.roomId}: ${JSON.stringify(shown)}\n${story()}`).toBe(true);
+      const stored = seen[0]!;
+      expect(seen[1]!.moves).toEqual(stored.moves);
+      // Every acked move is stored at its ply, at or below the version its ack gave.
+      for (const player of room.players)
+        for (const acked of player.acked) {
+          expect(stored.moves[acked.ply], `${room.roomId} ply ${acked.ply}`).toBe(acked.move);
+          expect(acked.version).toBeLessThanOrEqual(stored.version);
+        }
+      // Every page, spectator included, shows the stored game.
+      for (const page of room.pages) {
+        await waitUntil(() => page.snapshot?.version === stored.version, 10_000).catch(() => undefined);
+        expect(page.snapshot?.moves, `${room.roomId} ${page.role}\n${story()}`).toEqual(stored.moves);
+      }
+    }
+    for (const room of rooms) for (const page of room.pages) page.close();
+    expect(done).toHaveLength(8);
+  });
+});
