@@ -115,6 +115,10 @@ describe('R42 game record', () => {
     expect(lie.ok).toBe(false);
     if (!lie.ok) expect(lie.error.code).toBe('ERR_RECORD_RESULT');
     expect(parseRecord('no headers').ok).toBe(false);
+    const option = parseRecord('[Variant "bagh-chal"]\n[Options "multiJump"]\n\n*\n');
+    expect(option.ok).toBe(false);
+    if (!option.ok)
+      expect(option.error.message).toMatch(/^Options header: bagh-chal has no option multiJump/);
   });
 });
 

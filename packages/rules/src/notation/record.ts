@@ -112,7 +112,11 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
     start = parsed.value;
   }
   const created = createGame(variant as Variant, options.value, start);
-  if (!created.ok) return err(rulesError('ERR_RECORD_SYNTAX', `Position header: ${created.error.message}`));
+  if (!created.ok) {
+    // An option the variant lacks, or a start position it cannot have.
+    const header = created.error.code === 'ERR_OPTION' ? 'Options' : 'Position';
+    return err(rulesError('ERR_RECORD_SYNTAX', `${header} header: ${created.error.message}`));
+  }
 
   const tokens = lines
     .slice(i)
