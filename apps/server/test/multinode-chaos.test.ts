@@ -5,8 +5,8 @@
  * freezes, one fault after another. A page does what the web client does: it resends an unanswered
  * move at its ply, re-joins with `since` after any loss, and reconnects to whichever node is up
  * (nginx's part). Afterwards every acked move is stored at its ply, both nodes serve the same
- * rooms, every page shows the stored game, every unfinished game goes on and every finished
- * one is in the archive.
+ * rooms, every page shows the stored game, every game goes on, and once ended each is in the
+ * archive.
  */
 import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { createGame, legalMoves, makeMove, playMoveTexts, type Side } from '@bagh/rules';
@@ -376,13 +376,22 @@ describe('two nodes through faults', () => {
         expect(page.snapshot?.moves, `${room.roomId} ${page.role}\n${story()}`).toEqual(stored.moves);
       }
     }
-    // Every game that ended is in the archive, on both nodes.
-    const ended = rooms.filter((room) => room.pages[0]!.snapshot?.result).map((room) => room.roomId);
+    // The games end (the goats resign those still in play), and each is in the archive on both nodes.
+    const finalPlies = new Map<string, number>();
+    for (const room of rooms) {
+      const goat = room.pages[0]!;
+      if (!goat.snapshot?.result) {
+        const resigned = await goat.socket!.timeout(5000).emitWithAck('resign', { roomId: room.roomId });
+        expect(resigned).toMatchObject({ ok: true });
+      }
+      finalPlies.set(room.roomId, (await getSnapshot(cluster.urls[0]!, room.roomId)).moves.length);
+    }
     for (const url of cluster.urls) {
       const listed = (await (await fetch(`${url}/api/games?limit=100`)).json()) as {
-        games: { roomId: string }[];
+        games: { roomId: string; moves: number }[];
       };
-      expect(listed.games.map((game) => game.roomId)).toEqual(expect.arrayContaining(ended));
+      const archived = new Map(listed.games.map((game) => [game.roomId, game.moves]));
+      for (const [roomId, plies] of finalPlies) expect(archived.get(roomId), `${url} ${roomId}`).toBe(plies);
     }
     for (const room of rooms) for (const page of room.pages) page.close();
     expect(done).toHaveLength(8);
