@@ -44,6 +44,23 @@ describe('every error code, and nothing changes', () => {
     expect((await getSnapshot(server.url, roomId)).moves).toEqual([]);
   });
 
+  it('BAD_REQUEST, and nothing done, for a command with no payload or more than one before its ack', async () => {
+    const { roomId, goat, tiger } = await seatedRoom();
+    const sent = (...args: unknown[]) => goat.socket.timeout(5000).emitWithAck(...(args as [string]));
+    expectError(await sent('room:join'), 'BAD_REQUEST');
+    expectError(await sent('resign'), 'BAD_REQUEST');
+    const twice = await sent('chat:send', { roomId, channel: 'players', text: 'hi' }, 1);
+    expect(expectError(twice, 'BAD_REQUEST').error.message).toMatch(/one payload/);
+    expectError(
+      await sent('move', { roomId, move: 'G@c3', ply: 0 }, { roomId, move: 'G@c3', ply: 0 }),
+      'BAD_REQUEST',
+    );
+    const after = await getSnapshot(server.url, roomId);
+    expect(after).toMatchObject({ moves: [], result: null });
+    // No chat was stored: the tiger's join holds none.
+    expect((await tiger.request('room:join', { roomId })).chat).toEqual([]);
+  });
+
   it('NOT_FOUND for an unknown room', async () => {
     const client = await connect();
     expectError(await client.request('room:join', { roomId: 'no-such-room' }), 'NOT_FOUND');

@@ -144,8 +144,11 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     return failure(code, message, roomId === undefined ? undefined : entered.get(roomId)?.version);
   }
 
-  /** Validates the payload with the event's schema, then runs its handler; every path ends in exactly one ack. */
-  function run<E extends ClientEvent>(event: E, payload: unknown, ack: unknown): void {
+  /**
+   * Validates the payload with the event's schema, then runs its handler; every path ends in
+   * exactly one ack. With `refused`, only answers that.
+   */
+  function run<E extends ClientEvent>(event: E, payload: unknown, ack: unknown, refused?: AckError): void {
     let answered = false;
     const reply = (body: unknown): void => {
       if (answered) return;
@@ -158,6 +161,10 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       }
       if (typeof ack === 'function') ack(sent);
     };
+    if (refused) {
+      reply(refused);
+      return;
+    }
     const parsed = parseRequest(event, payload);
     if (!parsed.success) {
       reply(failure('BAD_REQUEST', parsed.error.issues.map(describeIssue).join('; ')));
@@ -406,7 +413,13 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     'rematch:offer': ({ roomId }, reply) => rematch(roomId, false, reply),
   };
   for (const event of CLIENT_EVENT_NAMES) {
-    socket.on(event, (payload: unknown, ack?: unknown) => run(event, payload, ack));
+    // The ack is the last argument when it is a function; exactly one payload comes before it.
+    socket.on(event, (...args: unknown[]) => {
+      const ack = typeof args.at(-1) === 'function' ? args.pop() : undefined;
+      if (args.length === 1) return run(event, args[0], ack);
+      const why = `${event} takes one payload (an object) and an ack; it got ${args.length} arguments before the ack`;
+      run(event, undefined, ack, failure('BAD_REQUEST', why));
+    });
   }
 
   socket.on('disconnect', (reason) => {
