@@ -22,7 +22,7 @@ import { type AddressOf, clientAddress } from './limits/address.js';
 import { BotGames } from './limits/bot-games.js';
 import { Budget, type BudgetSpec } from './limits/budget.js';
 import { RoomLimits } from './limits/rooms.js';
-import { capSocketsPerAddress } from './limits/sockets.js';
+import { SocketCap } from './limits/sockets.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { RoomManager } from './rooms/manager.js';
 import { chatAudience } from './rooms/snapshot.js';
@@ -138,7 +138,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     socket.once('close', () => openSockets.delete(socket));
   });
 
+  const addressOf: AddressOf = (remote, headers) => clientAddress(remote, headers, config.TRUST_PROXY);
+  const socketCap = new SocketCap({
+    max: config.MAX_SOCKETS_PER_ADDRESS,
+    addressOf,
+    onRefused: () => metrics.limited.inc({ limit: 'sockets' }),
+  });
   const io: BaghServer = new Server(fastify.server, {
+    allowRequest: socketCap.allowRequest,
+    // A connection that never joins the namespace is dropped after this (Socket.IO's default: 45 s).
+    connectTimeout: 10_000,
     serveClient: false,
     maxHttpBufferSize: maxMessageBytes,
     perMessageDeflate: false,
@@ -152,8 +161,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           },
         }),
   });
-
-  const addressOf: AddressOf = (remote, headers) => clientAddress(remote, headers, config.TRUST_PROXY);
 
   const bots = new BotPool({
     workers: options.botWorkers ?? config.BOT_WORKERS,
@@ -196,11 +203,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     new BotGames(config.BOT_GAMES_PER_ADDRESS, rooms.inPlay.bind(rooms)),
     (limit) => metrics.limited.inc({ limit }),
   );
-  capSocketsPerAddress(io, {
-    max: config.MAX_SOCKETS_PER_ADDRESS,
-    addressOf,
-    onRefused: () => metrics.limited.inc({ limit: 'sockets' }),
-  });
+  socketCap.attach(io);
   attachSocketHandlers(io, {
     rooms,
     log,

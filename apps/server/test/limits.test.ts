@@ -5,6 +5,7 @@
  * X-Forwarded-For with TRUST_PROXY.
  */
 import type { SeatAssigned } from '@bagh/protocol';
+import { Manager } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { clientAddress } from '../src/limits/address.js';
 import { Client, createRoom, expectError, perTest, type TestServer, waitUntil } from './helpers.js';
@@ -241,5 +242,65 @@ describe('sockets per address', () => {
     open[0]!.close();
     await waitUntil(() => server.app.io.of('/').sockets.size === 5);
     await clientFrom(server.url, '203.0.113.9');
+  });
+
+  it('a session brought back by connection state recovery counts too: past the cap it is refused', async () => {
+    const server = await fixture.server({ config: { TRUST_PROXY: true, MAX_SOCKETS_PER_ADDRESS: 3 } });
+    const from = { 'x-forwarded-for': '203.0.113.11' };
+    const created = await createRoom(server.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    // Three sockets that can recover: each has been sent an event (its offset) in the room.
+    const old = await Promise.all([0, 1, 2].map(() => Client.connect(server.url, { headers: from })));
+    for (const client of old) {
+      fixture.defer(() => client.close());
+      await client.request('room:join', { roomId });
+    }
+    // The goat comes in from elsewhere: an event to each of the three.
+    const goat = await Client.connect(server.url);
+    fixture.defer(() => goat.close());
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    await Promise.all(old.map((client) => client.waitFor((event) => event.snapshot.seats.goat.connected)));
+    for (const client of old) client.socket.io.engine.close(); // the transport drops; no reconnect
+    await waitUntil(() => server.app.io.of('/').sockets.size === 1); // the goat's
+    for (let i = 0; i < 3; i++) await clientFrom(server.url, '203.0.113.11');
+    // They come back with their session: recovered, and refused at once.
+    const outcomes = await Promise.all(
+      old.map(
+        (client) =>
+          new Promise<string>((resolve) => {
+            client.socket.once('disconnect', (reason) => resolve(`${client.socket.recovered} ${reason}`));
+            client.socket.connect();
+          }),
+      ),
+    );
+    expect(outcomes).toEqual([
+      'true io server disconnect',
+      'true io server disconnect',
+      'true io server disconnect',
+    ]);
+    expect(server.app.io.of('/').sockets.size).toBe(4);
+    expect(await limited(server, 'sockets')).toBe(3);
+  });
+
+  it('Engine.IO connections that never join are dropped after 10 s, and refused past twice the cap', async () => {
+    const server = await fixture.server({ config: { TRUST_PROXY: true, MAX_SOCKETS_PER_ADDRESS: 2 } });
+    const open = (): Promise<string> =>
+      new Promise((resolve) => {
+        const manager = new Manager(server.url, {
+          transports: ['websocket'],
+          autoConnect: false,
+          reconnection: false,
+          extraHeaders: { 'x-forwarded-for': '203.0.113.12' },
+        });
+        fixture.defer(() => {
+          manager.engine?.close();
+        });
+        manager.open((error) => resolve(error ? 'refused' : 'open'));
+      });
+    const opened: string[] = [];
+    for (let i = 0; i < 5; i++) opened.push(await open());
+    expect(opened).toEqual(['open', 'open', 'open', 'open', 'refused']);
+    expect(server.app.io.engine.clientsCount).toBe(4);
+    await waitUntil(() => server.app.io.engine.clientsCount === 0, 15_000);
   });
 });

@@ -105,6 +105,8 @@ export function attachSocketHandlers(io: BaghServer, deps: SocketDeps): void {
 }
 
 function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): void {
+  // Refused on connection (a recovered session past the socket cap): it never comes in.
+  if (socket.disconnected) return;
   const { rooms, metrics } = deps;
   const log = deps.log.child({ socketId: socket.id });
   const address = deps.addressOf(socket.handshake.address, socket.handshake.headers);
