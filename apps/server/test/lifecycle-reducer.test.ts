@@ -1,6 +1,6 @@
 /** The reducer's lifecycle commands (issue 5), without sockets: time comes only from `at`. */
 import { describe, expect, it } from 'vitest';
-import { type Command, type Reduction, reduce } from '../src/rooms/reducer.js';
+import { CHAT_MESSAGES_PER_ROOM, type Command, type Reduction, reduce } from '../src/rooms/reducer.js';
 import { snapshotOf } from '../src/rooms/snapshot.js';
 import { newRoomState, type RoomState } from '../src/rooms/state.js';
 import { hashSeatToken } from '../src/rooms/tokens.js';
@@ -197,5 +197,29 @@ describe('rematch and chat', () => {
     expect(
       ok(reduce(room, { type: 'chat', socketId: 's', channel: 'spectators', text: 'psst' })).chat?.from,
     ).toBe('spectator');
+  });
+});
+
+describe('chat', () => {
+  it('a room keeps CHAT_MESSAGES_PER_ROOM messages; one more is RATE_LIMITED and changes nothing', () => {
+    const say = (socketId: string, channel: 'players' | 'spectators', text: string): Command => ({
+      type: 'chat',
+      socketId,
+      channel,
+      text,
+    });
+    let state = seated();
+    for (let i = 0; i < CHAT_MESSAGES_PER_ROOM; i++)
+      state = run(state, say(i % 2 ? 's' : 'g', i % 2 ? 'spectators' : 'players', `message ${i}`));
+    expect(state.chat).toHaveLength(CHAT_MESSAGES_PER_ROOM);
+    for (const [socketId, channel] of [
+      ['g', 'players'],
+      ['s', 'spectators'],
+    ] as const) {
+      const refused = reduce(state, say(socketId, channel, 'one more'));
+      expect(code(refused)).toBe('RATE_LIMITED');
+    }
+    // The game goes on.
+    expect(code(reduce(state, move('g', 'G@c3', 0)))).toBe('ok');
   });
 });

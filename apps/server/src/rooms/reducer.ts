@@ -288,6 +288,9 @@ function rematch(state: RoomState, socketId: string, roomId: string | null): Jud
   return accept(roomId);
 }
 
+/** The chat messages a room keeps (both channels), so that a room stays quick to load and send. */
+export const CHAT_MESSAGES_PER_ROOM = 500;
+
 function chat(state: RoomState, socketId: string, channel: ChatChannel, text: string): Judgement {
   const side = seatOf(state, socketId);
   if (side === null && !state.spectators.includes(socketId)) {
@@ -298,6 +301,9 @@ function chat(state: RoomState, socketId: string, channel: ChatChannel, text: st
   }
   if (channel === 'spectators' && side !== null) {
     return fail('UNAUTHORIZED', "players cannot write to the spectators' channel");
+  }
+  if (state.chat.length >= CHAT_MESSAGES_PER_ROOM) {
+    return fail('RATE_LIMITED', `this room's chat is full (it keeps ${CHAT_MESSAGES_PER_ROOM} messages)`);
   }
   return changed(state, { kind: 'chat', channel, from: side ?? 'spectator', text, at: state.at });
 }
