@@ -38,6 +38,19 @@ describe('ChatText', () => {
     expect(text('two\nlines\r\n\tand a tab')).toEqual({ success: true, data: 'two lines and a tab' });
   });
 
+  it('strips what shows nothing (zero-width space, word joiner, soft hyphen, fillers, lone surrogates) and cuts mark stacks', () => {
+    expect(text('a\u200Bb\u2060c\u00ADd\uFEFFe\u3164f\uD800g\u206Ah')).toEqual({
+      success: true,
+      data: 'abcdefgh',
+    });
+    for (const empty of ['\u200B\u2060', '\u3164\u3164', '\u00AD', '\uDC00'])
+      expect(text(empty).success).toBe(false);
+    const zalgo = `Z${'\u0301\u0316'.repeat(20)}!`;
+    expect(text(zalgo)).toEqual({ success: true, data: `Z${'\u0301\u0316'.repeat(4)}!` });
+    const flag = '🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}'; // Scotland: tag characters stay
+    expect(text(flag)).toEqual({ success: true, data: flag });
+  });
+
   it('refuses a text with nothing left once controls are removed, and stays 1–500 characters', () => {
     expect(text('\u202E\u202D\u0000').success).toBe(false);
     expect(text(' \u2066 \u2069 ').success).toBe(false);

@@ -50,15 +50,20 @@ export type ChatChannel = z.infer<typeof ChatChannel>;
 /** Line breaks and tabs: a chat message is one line, so they become one space. */
 const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
 /**
- * Characters that show nothing themselves but change what others see: C0/C1 controls and the
- * bidi marks, embeddings, overrides (U+202E) and isolates. Joiners (U+200C/U+200D) stay: emoji
- * and Indic scripts need them.
+ * Characters that show nothing themselves but change what others see, or make a message look
+ * empty: C0/C1 controls, the bidi marks, embeddings, overrides (U+202E) and isolates, the soft
+ * hyphen, zero-width space, word joiner and invisible operators, the deprecated format controls,
+ * the byte order mark, Hangul fillers and lone surrogates. Joiners (U+200C/U+200D) stay: emoji and
+ * Indic scripts need them; so do tag characters (subdivision flags).
  */
-const HIDDEN_CONTROLS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+const HIDDEN_CONTROLS =
+  /[\p{Cc}\p{Cs}\u00AD\u061C\u115F\u1160\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]/gu;
+/** Combining marks past the 8th in a row (text stacked over other lines) are dropped. */
+const STACKED_MARKS = /(\p{M}{8})\p{M}+/gu;
 
-/** The text with line breaks made spaces and the hidden controls removed. */
+/** The text with line breaks made spaces, the hidden controls removed and mark stacks cut. */
 export const stripControls = (text: string): string =>
-  text.replace(LINE_BREAKS, ' ').replace(HIDDEN_CONTROLS, '');
+  text.replace(LINE_BREAKS, ' ').replace(HIDDEN_CONTROLS, '').replace(STACKED_MARKS, '$1');
 
 /** Chat text: trimmed, 1–500 characters; controls stripped (see stripControls), and something left. */
 export const ChatText = z
