@@ -21,6 +21,11 @@ const EnvSchema = z.object({
       protocol: /^https?$/,
       message: 'PUBLIC_URL must be an http(s) URL, e.g. https://bagh.example.org',
     })
+    // Room links are PUBLIC_URL + /r/<id>: the app is served at the root, so only an origin fits.
+    .refine((url) => {
+      const { pathname, search, hash } = new URL(url);
+      return pathname === '/' && search === '' && hash === '';
+    }, 'PUBLIC_URL must be an origin, with no path, query or fragment, e.g. https://bagh.example.org')
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   WEB_DIST: z.string().min(1).default(DEFAULT_WEB_DIST),

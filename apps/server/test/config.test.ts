@@ -47,6 +47,12 @@ describe('config from the environment', () => {
     expect(attempt).toThrow(/LOG_LEVEL/);
     expect(attempt).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+    for (const withParts of [
+      'https://bagh.example.org/play',
+      'https://bagh.example.org/?x=1',
+      'https://bagh.example.org/#r',
+    ])
+      expect(() => loadConfig({ PUBLIC_URL: withParts })).toThrow(/PUBLIC_URL must be an origin/);
   });
 
   it('parses the bot settings', () => {

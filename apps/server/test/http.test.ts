@@ -157,6 +157,9 @@ describe('GET /api/rooms/:roomId', () => {
     const malformed = await app.fastify.inject({ url: '/api/rooms/a%20b' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error.code).toBe('BAD_REQUEST');
+    const long = await app.fastify.inject({ url: `/api/rooms/${'a'.repeat(300)}` });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.code).toBe('BAD_REQUEST');
     const nowhere = await app.fastify.inject({ url: '/api/nothing-here' });
     expect(nowhere.statusCode).toBe(404);
     expect(nowhere.json().error.code).toBe('NOT_FOUND');
