@@ -123,7 +123,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     loggerInstance: log as FastifyBaseLogger,
     bodyLimit: maxMessageBytes,
     // A long room id in a path reaches its route, whose schema refuses it with 400 (not a 404).
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     logController: new LogController({ disableRequestLogging: true }),
     connectionTimeout: 30_000,
     keepAliveTimeout: 10_000,
