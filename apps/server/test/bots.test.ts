@@ -9,6 +9,7 @@ import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { createGame, type Game, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import type { AppOptions } from '../src/app.js';
+import type { Config } from '../src/config.js';
 import {
   type Client,
   createRoom,
@@ -24,10 +25,11 @@ const fixture = perTest();
 
 const MIN_DELAY = 50;
 
-function server(options: AppOptions = {}, dataDir?: string): Promise<TestServer> {
+function server(options: AppOptions = {}, dataDir?: string, config?: Partial<Config>): Promise<TestServer> {
   return fixture.server({
     ...(dataDir ? { dataDir } : {}),
     options: { botMinDelayMs: MIN_DELAY, ...options },
+    ...(config ? { config } : {}),
   });
 }
 
@@ -247,8 +249,8 @@ describe("the computer's searches", () => {
     timeout: 60_000,
   }, async () => {
     const ROOMS = 25;
-    const { url, app } = await server({ botWorkers: 1 });
-    // Through the manager: what a player may create per address is not what this tests.
+    // Through the manager, and joined from one address: the cap per address is not what this tests.
+    const { url, app } = await server({ botWorkers: 1 }, undefined, { BOT_GAMES_PER_ADDRESS: ROOMS + 1 });
     const made = await Promise.all(
       Array.from({ length: ROOMS }, () =>
         app.rooms.create({ variant: 'bagh-chal', options: {}, side: 'tiger', bot: 'max' }),

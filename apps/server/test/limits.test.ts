@@ -219,6 +219,33 @@ describe('games against the computer per address', () => {
     await waitUntil(() => server.app.rooms.liveRooms === 0, 10_000);
     expect((await createRoom(url(server), body)).roomId).toBeTruthy();
   });
+
+  it('a game brought back by its player counts again: past the cap its join is RATE_LIMITED', async () => {
+    const server = await fixture.server({
+      config: { BOT_GAMES_PER_ADDRESS: 1 },
+      options: { roomIdleMs: 20 },
+    });
+    const body = { variant: 'bagh-chal', side: 'goat', opponent: { bot: 'beginner' } };
+    const old = await createRoom(url(server), body);
+    await waitUntil(() => server.app.rooms.liveRooms === 0, 10_000);
+    const current = await createRoom(url(server), body); // the address's one game in play
+    const player = await fixture.client(url(server));
+    const back = await player.request('room:join', { roomId: old.roomId, seatToken: old.seatToken });
+    expectError(back, 'RATE_LIMITED');
+    expect(back.error.message).toMatch(/at most 1 games against the computer/);
+    // Watching it is not playing it; the game in play joins as ever.
+    expect(await player.request('room:join', { roomId: old.roomId })).toMatchObject({
+      ok: true,
+      role: 'spectator',
+    });
+    const again = await player.request('room:join', { roomId: current.roomId, seatToken: current.seatToken });
+    expect(again).toMatchObject({ ok: true, role: 'goat' });
+    // Once that one is over, the old game may be played again.
+    expect(await player.request('resign', { roomId: current.roomId })).toMatchObject({ ok: true });
+    const resumed = await player.request('room:join', { roomId: old.roomId, seatToken: old.seatToken });
+    expect(resumed).toMatchObject({ ok: true, role: 'goat' });
+    expect(await limited(server, 'bot-games')).toBe(1);
+  });
 });
 
 const url = (server: TestServer) => server.url;

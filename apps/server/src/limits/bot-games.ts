@@ -1,7 +1,8 @@
 /**
  * The games against the computer each address has in play on this node. A game counts from the
  * moment its creation is admitted until it has a result or leaves this node's memory (finished,
- * aborted, evicted); `inPlay` tells which rooms still count.
+ * aborted, evicted); `inPlay` tells which rooms still count. A game brought back by its player's
+ * join (loaded again after it left memory) counts again, for the joining address.
  */
 
 /** A place taken before the room exists, so concurrent requests cannot all pass the check. */
@@ -47,6 +48,17 @@ export class BotGames {
         if (games.size === 0 && this.#games.get(address) === games) this.#games.delete(address);
       },
     };
+  }
+
+  /**
+   * Whether the player of `roomId`, a game in play, may join it from `address`: yes when the game
+   * counts already (for any address), or when it can count for this one now.
+   */
+  admitJoin(address: string, roomId: string): boolean {
+    for (const key of [...this.#games.keys()]) if (this.#current(key).has(roomId)) return true;
+    const slot = this.reserve(address);
+    slot?.bind(roomId);
+    return slot !== null;
   }
 
   /** The address's set with the games that ended or left this node dropped. */

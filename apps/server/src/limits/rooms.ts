@@ -36,6 +36,20 @@ export class RoomLimits {
     this.#onRefused = onRefused;
   }
 
+  /**
+   * The player of a game against the computer in play joins it from `address`: null when it may,
+   * else why not (the game would be one more than the cap, e.g. brought back after it left memory).
+   */
+  admitBotGameJoin(address: string, roomId: string): string | null {
+    if (this.#botGames.admitJoin(address, roomId)) return null;
+    this.#onRefused('bot-games');
+    return this.#botGamesFull();
+  }
+
+  #botGamesFull(): string {
+    return `at most ${this.#botGames.limit} games against the computer at once from one address: finish or resign one first`;
+  }
+
   /** Admits one room for `address` (a room against the computer if `againstBot`), or says why not. */
   async admit(address: string, againstBot: boolean): Promise<Admission> {
     const slot = againstBot ? this.#botGames.reserve(address) : undefined;
@@ -43,7 +57,7 @@ export class RoomLimits {
       this.#onRefused('bot-games');
       return {
         ok: false,
-        message: `at most ${this.#botGames.limit} games against the computer at once from one address: finish or resign one first`,
+        message: this.#botGamesFull(),
       };
     }
     const verdict = await this.#budget.take(address).catch((error: unknown) => {

@@ -25,8 +25,10 @@ import type { Budget } from '../limits/budget.js';
 import type { RoomLimits } from '../limits/rooms.js';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
+import { sameHashIn } from '../rooms/presence.js';
 import type { Command, Reduction } from '../rooms/reducer.js';
 import type { Room, Send } from '../rooms/room.js';
+import { botSeatOf, otherSide } from '../rooms/state.js';
 import { claimedSeatToken, hashSeatToken, newSeatToken } from '../rooms/tokens.js';
 import { StoreUnavailableError } from '../storage/guarded.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
@@ -144,6 +146,18 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
   function refusal(code: ErrorCode, message: string, payload: unknown): AckError {
     const roomId = roomIdOf(payload);
     return failure(code, message, roomId === undefined ? undefined : entered.get(roomId)?.version);
+  }
+
+  /**
+   * Why the player of a game against the computer may not join it now (the address's cap on such
+   * games in play: a game left to leave memory comes back counted), or null. Others are not asked.
+   */
+  async function botGameRefusal(roomId: string, tokenHash: string): Promise<string | null> {
+    const state = (await rooms.get(roomId))?.state;
+    const bot = state && botSeatOf(state);
+    if (!bot || state.result !== null) return null;
+    if (!sameHashIn(state.seats[otherSide(bot.side)].tokenHash, tokenHash)) return null;
+    return deps.roomLimits.admitBotGameJoin(address, roomId);
   }
 
   /**
@@ -316,8 +330,10 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
 
   const handlers: Handlers = {
     'room:join': async ({ roomId, seatToken, since }, reply) => {
-      if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
       const tokenHash = seatToken === undefined ? undefined : hashSeatToken(seatToken);
+      const tooManyBotGames = tokenHash && (await botGameRefusal(roomId, tokenHash));
+      if (tooManyBotGames) return reply(failure('RATE_LIMITED', tooManyBotGames));
+      if (!enter(roomId)) return reply(failure('NOT_ALLOWED', 'this connection is in too many rooms'));
       const join = { type: 'join', socketId, tokenHash } as const;
       const { was, send } = await admit(roomId, seatToken === undefined);
       if (gone(roomId, was, reply)) return;
