@@ -113,6 +113,7 @@ function tableOracle(table: Tablebase, name: string): MoveOracle {
     maxNodes: Number(process.env.BENCH_TB_RACE_NODES ?? RACE_LIMITS.maxNodes),
     captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
     proofExpansions: Number(process.env.BENCH_TB_PROOF ?? RACE_LIMITS.proofExpansions),
+    toggleWeight: Number(process.env.BENCH_TB_RACE_TOGGLE ?? RACE_LIMITS.toggleWeight ?? 0),
   };
   if (name === 'race' || name === 'keep') return raceOracle(table, name, limits);
   if (name === 'best') return (game) => table.bestMoves(game);
