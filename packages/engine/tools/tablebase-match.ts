@@ -9,8 +9,8 @@
  * budget a move (BENCH_TB_NODES, default 50k; no clock, so the result does not depend on the
  * load); the table side is `max` as the server's bot workers make it: it plays the table's fastest
  * win where the table has one, in a table draw the race search's move (`raceOracle`, race.ts;
- * BENCH_TB_RACE_NODES, BENCH_TB_RACE_CAPTURE and BENCH_TB_PROOF override its budget, capture weight
- * and the prover's expansions), and its
+ * BENCH_TB_RACE_NODES, BENCH_TB_RACE_CAPTURE, BENCH_TB_RACE_TOGGLE and BENCH_TB_PROOF override its budget,
+ * capture and toggle weights and the prover's expansions), and its
  * search probes the table (`useTableProbe`). For comparison BENCH_TB_ORACLE=keep lets `max`
  * search among the drawing moves the race did not prove lost, =wins plays only the table's wins
  * (the search alone in its draws), =best keeps to the table's best moves (searching among them).
@@ -113,6 +113,7 @@ function tableOracle(table: Tablebase, name: string): MoveOracle {
     maxNodes: Number(process.env.BENCH_TB_RACE_NODES ?? RACE_LIMITS.maxNodes),
     captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
     proofExpansions: Number(process.env.BENCH_TB_PROOF ?? RACE_LIMITS.proofExpansions),
+    toggleWeight: Number(process.env.BENCH_TB_RACE_TOGGLE ?? RACE_LIMITS.toggleWeight ?? 0),
   };
   if (name === 'race' || name === 'keep') return raceOracle(table, name, limits);
   if (name === 'best') return (game) => table.bestMoves(game);

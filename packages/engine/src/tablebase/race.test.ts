@@ -5,12 +5,20 @@
  * move loses the race (so did `max` with the table's wins alone, main's oracle, at 2k–50k nodes);
  * the race search proves that, and plays the move that wins it.
  */
-import { type Game, makeMove, playMoveTexts } from '@bagh/rules';
+import {
+  type Game,
+  MAX_MOVES,
+  makeMove,
+  parsePosition,
+  playMoveTexts,
+  resolveOptions,
+  SearchBoard,
+} from '@bagh/rules';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseMove, seededRandom, useMoveOracle } from '../bot.js';
 import { gameAt, tierZeroTable } from '../test-helpers.js';
 import { raceOracle } from './oracle.js';
-import { RACE_PROVEN, RaceSearch } from './race.js';
+import { RACE_PROVEN, RaceSearch, safeToggles } from './race.js';
 
 const { table, probe } = tierZeroTable();
 const gameAfter = (start: string, moves: string[]): Game => gameAt('bagh-chal', start, moves);
@@ -46,9 +54,42 @@ describe('the race for unrepeated moves in a table draw (R13)', () => {
     expect(race!.scores[0]!.score).toBeGreaterThanOrEqual(RACE_PROVEN);
   });
 
+  it('the tigers’ race ignores the toggle weight (only the goats’ horizon counts toggles)', () => {
+    expect(game.position.toMove).toBe('tiger');
+    const plain = new RaceSearch(probe, 1).search(game, { maxNodes: 5000, maxDepth: 4 });
+    const weighted = new RaceSearch(probe, 1).search(game, { maxNodes: 5000, maxDepth: 4, toggleWeight: 8 });
+    expect(weighted).toEqual(plain);
+  });
+
   it('max plays the race’s winning move through the oracle the bot workers register', () => {
     useMoveOracle(raceOracle(table, 'race', { maxNodes: 5000 }));
     const choice = chooseMove(game, 'max', seededRandom(1), undefined, { maxNodes: 2000 });
     expect(choice && makeMove(choice.move)).toBe('e3-d2');
+  });
+});
+
+describe('safe toggles at the race horizon', () => {
+  const toggles = (position: string): number => {
+    const parsed = parsePosition(position);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const board = new SearchBoard('bagh-chal', resolveOptions('bagh-chal'), parsed.value);
+    const moves = new Int32Array(MAX_MOVES);
+    return safeToggles(board, moves, board.generatePacked(moves, 0));
+  };
+
+  it('counts the goats that step between points no tiger can reach, at most 2', () => {
+    expect(toggles('TT3/TT3/5/4G/4G g 0 0')).toBe(2);
+    expect(toggles('TT3/TT3/5/5/4G g 0 0')).toBe(1);
+  });
+
+  it('counts no goat a tiger neighbours, or whose step lands next to a tiger', () => {
+    expect(toggles('TT3/TG3/5/5/5 g 0 0')).toBe(0);
+    // The goat on c3 steps only to points next to the tigers (b3, c4, b2 … are the tigers' reach).
+    expect(toggles('TT3/TT3/2G2/5/5 g 0 0')).toBe(0);
+  });
+
+  it('counts the tigers that step off a point no goat neighbours', () => {
+    expect(toggles('TT3/TT3/5/4G/4G t 0 0')).toBe(2);
+    expect(toggles('TGGGG/GGGGG/GGGGG/GGGGG/GGG1T t 0 0')).toBe(0);
   });
 });
