@@ -9,6 +9,7 @@
  * once ended each is in the archive.
  */
 import { join } from 'node:path';
+import { seededRandom } from '@bagh/engine';
 import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { createGame, legalMoves, makeMove, playMoveTexts, type Side } from '@bagh/rules';
 import { io, type Socket } from 'socket.io-client';
@@ -19,18 +20,6 @@ import { type NodeProcess, startNode, startRedis, useShared } from './multinode-
 
 const fixture = perTest();
 const shared = useShared();
-
-/** A seeded generator (mulberry32): the same choices in every run, whatever the timing. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Starts a node on `port` (default: a free one). */
 type StartNode = (port?: string) => Promise<NodeProcess>;
@@ -265,7 +254,7 @@ async function playThroughFaults(
   faults: readonly string[],
   inflict: (fault: string, next: () => number) => Promise<void>,
 ): Promise<void> {
-  const next = random(20261202);
+  const next = seededRandom(20261202);
   const rooms = await Promise.all(
     Array.from({ length: 6 }, async (_, i) => {
       const created = await createRoom(cluster.urls[i % cluster.urls.length]!, {
@@ -283,7 +272,10 @@ async function playThroughFaults(
       return {
         roomId,
         pages: [goat, tiger, watcher],
-        players: [new Player(goat, 'goat', random(i * 2 + 1)), new Player(tiger, 'tiger', random(i * 2 + 2))],
+        players: [
+          new Player(goat, 'goat', seededRandom(i * 2 + 1)),
+          new Player(tiger, 'tiger', seededRandom(i * 2 + 2)),
+        ],
       };
     }),
   );
