@@ -1,5 +1,6 @@
 /** The reducer's lifecycle commands (issue 5), without sockets: time comes only from `at`. */
 import { describe, expect, it } from 'vitest';
+import { archivedGameOf } from '../src/rooms/archive.js';
 import { CHAT_MESSAGES_PER_ROOM, type Command, type Reduction, reduce } from '../src/rooms/reducer.js';
 import { snapshotOf } from '../src/rooms/snapshot.js';
 import { newRoomState, type RoomState } from '../src/rooms/state.js';
@@ -113,6 +114,14 @@ describe('clocks', () => {
     });
     // A move that arrives after the time ran out is refused (the room judges the flag first).
     expect(code(reduce(first, move('t', 'a1-b1', 1, T0 + 10_001)))).toBe('GAME_OVER');
+  });
+
+  it('a flag judged late (after a restart, the store away) ends the game when the time ran out', () => {
+    const first = run(seated(control), move('g', 'G@c3', 0, T0));
+    const late = ok(reduce(first, { type: 'flag', version: first.version, at: T0 + 95_000 }));
+    expect(late.changes[0]!.change).toMatchObject({ kind: 'result', reason: 'timeout', at: T0 + 10_000 });
+    expect(late.events[0]!.snapshot).toMatchObject({ at: T0 + 10_000, clock: { tiger: 0, goat: 10_000 } });
+    expect(archivedGameOf(late.state)?.finishedAt).toBe(T0 + 10_000);
   });
 
   it('a result stops the clocks where they are', () => {

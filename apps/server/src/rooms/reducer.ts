@@ -10,6 +10,7 @@ import {
   abandonment,
   canAbort,
   type DeclaredResult,
+  flagAt,
   flaggedSide,
   type Game,
   makeMove,
@@ -232,8 +233,11 @@ export function judge(before: RoomState, command: Command): Judgement {
     case 'flag': {
       const clock = clockInPlay(state);
       const flagged = clock && command.version === state.version ? flaggedSide(clock, state.at) : null;
-      if (flagged === null) return unchanged(before);
-      return finish(state, timeout(flagged));
+      if (flagged === null || clock === null) return unchanged(before);
+      // The game ended when the time ran out, though judged later (a late timer, a restart, the
+      // store away): its result, its snapshot and the archive say that moment.
+      const ranOut = Math.min(state.at, flagAt(clock) ?? state.at);
+      return finish({ ...state, at: ranOut }, timeout(flagged));
     }
     case 'abandon-timer': {
       const gone = abandonOf(state);
