@@ -14,6 +14,7 @@ import {
   sharedServer,
   sleep,
   type Table,
+  waitUntil,
 } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 
@@ -112,6 +113,22 @@ describe('clocks', () => {
     expect(ended.snapshot.result).toEqual({ winner: 'goat', reason: 'timeout' });
     expect(ended.snapshot.clock).toMatchObject({ tiger: 0, goat: 300, running: null });
     expectError(await t.tiger.request('move', { roomId: t.roomId, move: 'a1-b1', ply: 1 }), 'GAME_OVER');
+  });
+
+  it('a room left by everyone while its clock runs stays in memory: its game ends on time, and is archived', async () => {
+    const own = await fixture.server({ options: { roomIdleMs: 20 } });
+    const t = await fixture.table(own.url, { clock: { initialMs: 2_500, incrementMs: 0 } });
+    await playMoves(t, ['G@c3']); // the tiger's clock runs
+    for (const c of [t.goat, t.tiger, t.watcher]) c.close();
+    await sleep(1_500); // idle well past roomIdleMs, swept every second
+    expect(own.app.rooms.liveRooms).toBe(1);
+    await waitUntil(() => own.app.rooms.liveRooms === 0, 10_000); // flagged, then swept
+    const archived = (await (await fetch(`${own.url}/api/games`)).json()) as {
+      games: { roomId: string; result: unknown }[];
+    };
+    expect(archived.games).toEqual([
+      expect.objectContaining({ roomId: t.roomId, result: { winner: 'goat', reason: 'timeout' } }),
+    ]);
   });
 
   it("a move deducts the mover's time and adds the increment; the other clock runs", async () => {

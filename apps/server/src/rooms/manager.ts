@@ -407,11 +407,15 @@ export class RoomManager {
     return Promise.resolve(result);
   }
 
-  /** Drops empty rooms that have been idle for `idleMs` (they reload from storage on demand). */
+  /**
+   * Drops empty rooms that have been idle for `idleMs` (they reload from storage on demand); not a
+   * room whose clock runs, whose flag timer must end its game on time.
+   */
   sweep(now: number): number {
     let evicted = 0;
     for (const [id, room] of this.#rooms) {
-      if (room.idle && !room.occupied && room.settled && now - room.lastActive >= this.#opts.idleMs) {
+      const idle = room.idle && !room.occupied && now - room.lastActive >= this.#opts.idleMs;
+      if (idle && room.settled && !room.clockRunning) {
         room.stop();
         this.#rooms.delete(id);
         evicted++;

@@ -240,6 +240,10 @@ export class Room {
   get settled(): boolean {
     return this.#unsure.length === 0 && (this.#state.presence === null || this.#departed.size === 0);
   }
+  /** A clock runs: the room stays in memory for its flag timer, which ends the game on time. */
+  get clockRunning(): boolean {
+    return clockInPlay(this.#state)?.running != null;
+  }
   get occupied(): boolean {
     const { seats, spectators } = this.#state;
     const here = (socketId: string) => !this.#departed.has(socketId);
