@@ -10,6 +10,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
@@ -181,6 +182,36 @@ describe('a store that fails', () => {
     ).toMatchObject({
       ok: true,
     });
+  });
+
+  it('SQLite write-locked by another connection: UNAVAILABLE within 2 s, /healthz 503 within 1 s; unlocked: the game goes on', async () => {
+    const server = await startServer({ options: QUIET });
+    fixture.defer(() => server.close());
+    const { url } = server;
+    const seated = await fixture.seat(url);
+    const { roomId, goat, tiger } = seated;
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    // A backup or a second process holding the write lock (WAL: readers go on).
+    const locker = new Database(join(server.dataDir, 'bagh.sqlite'));
+    fixture.defer(() => {
+      locker.close();
+    });
+    locker.exec('BEGIN EXCLUSIVE');
+    const move = await timed(tiger, 'move', { roomId, move: 'a1-b1', ply: 1 });
+    expect(move.ack).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    expect(move.ms).toBeLessThan(2000);
+    const faulted = await health(url);
+    expect(faulted.status).toBe(503);
+    expect(faulted.ms).toBeLessThan(1000);
+    locker.exec('COMMIT');
+    let healthy = await health(url);
+    for (let i = 0; i < 50 && healthy.status !== 200; i++) {
+      await sleep(100);
+      healthy = await health(url);
+    }
+    expect(healthy.status).toBe(200);
+    expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
+    expect((await getSnapshot(url, roomId)).moves).toEqual(['G@c3', 'a1-b1']);
   });
 
   it('PostgreSQL stopped: UNAVAILABLE acks and 503 at once, calm; started again: the game goes on', async () => {

@@ -64,6 +64,9 @@ interface RoomRow {
   version: number;
 }
 
+/** How long a store call waits for another connection's write lock (the schema, at start: 5 s). */
+const SQLITE_BUSY_MS = 250;
+
 export function openSqliteStorage(file: string): RoomStorage {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
@@ -79,6 +82,9 @@ export function openSqliteStorage(file: string): RoomStorage {
   }
   db.exec(SCHEMA);
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  // Each call blocks the event loop while it waits for a write lock another connection holds (a
+  // backup, a second process on the file): at most this long, then it fails as the store away.
+  db.pragma(`busy_timeout = ${SQLITE_BUSY_MS}`);
 
   const insertRoom = db.prepare<[string, number, string, number]>(
     'INSERT OR IGNORE INTO room (id, created_at, init, version) VALUES (?, ?, ?, ?)',
