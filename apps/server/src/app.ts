@@ -195,6 +195,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         metrics.gamesFinished.inc({ reason: event.snapshot.result?.reason ?? 'unknown' });
     },
   });
+  // Timed games in play are loaded at start: their clocks run whether or not anyone comes back.
+  void rooms.resumeClocks(Date.now()).then(
+    (count) => count > 0 && log.info({ rooms: count }, 'timed games in play loaded: their clocks run'),
+    (error: unknown) => log.warn({ err: error }, 'timed games in play not loaded: each loads when asked for'),
+  );
   // Limits count people (addresses, seats), not sockets; with Redis, budgets hold across nodes.
   const roomLimits = new RoomLimits(
     new Budget(

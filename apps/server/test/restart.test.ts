@@ -194,6 +194,33 @@ describe('a graceful stop', () => {
   });
 });
 
+describe('a timed game nobody comes back to after a restart', () => {
+  it('is loaded at start: its flag ends it on time, and it is archived', async () => {
+    const dataDir = fixture.dataDir();
+    const first = await fixture.server({ dataDir });
+    const seated = await fixture.seat(first.url, { clock: { initialMs: 2_000, incrementMs: 0 } });
+    const { roomId, goat, tiger } = seated;
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    const tigerClockFrom = Date.now(); // the tiger's 2 s run from the goat's move
+    goat.close();
+    tiger.close();
+    await first.close();
+
+    const second = await fixture.server({ dataDir });
+    await waitUntil(() => second.app.rooms.liveRooms === 1, 5_000); // loaded with nobody asking
+    let games: { roomId: string; result: unknown; finishedAt: number }[] = [];
+    for (const deadline = Date.now() + 10_000; games.length === 0 && Date.now() < deadline; ) {
+      await sleep(500); // the archive answers an address 60 listings a minute
+      games = ((await (await fetch(`${second.url}/api/games`)).json()) as { games: typeof games }).games;
+    }
+    expect(games).toEqual([
+      expect.objectContaining({ roomId, result: { winner: 'goat', reason: 'timeout' } }),
+    ]);
+    // Dated when the time ran out (2 s after the goat's move), not when it was judged.
+    expect(games[0]!.finishedAt).toBeLessThanOrEqual(tigerClockFrom + 2_000);
+  });
+});
+
 describe('a stop held up by peers that never answer', () => {
   it('drops a half-sent request and a websocket that ignores its close, and ends', async () => {
     const srv = await fixture.server();

@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../src/storage/memory.js';
 import { openPostgresStorage, type PostgresStorage } from '../src/storage/postgres.js';
 import { openSqliteStorage } from '../src/storage/sqlite.js';
-import type { ArchivedGame, RoomRecord, RoomStorage, StoredChange } from '../src/storage/types.js';
+import type {
+  ArchivedGame,
+  RoomRecord,
+  RoomStorage,
+  StoredChange,
+  StoredData,
+} from '../src/storage/types.js';
 import { type LocalPostgres, startLocalPostgres } from '../support/local-postgres.js';
 import { removeDir, tempDir } from './helpers.js';
 
@@ -200,6 +206,25 @@ describe.each(stores)('%s storage', (_name, open) => {
     const old = archived('old-room', { clock: null, bot: null, start: 'x' });
     await a.archiveGame(old);
     expect(await b.loadGame('old-room')).toEqual(old);
+  });
+
+  it('lists the timed rooms in play created since a time (a clock, a move, no result), oldest first', async () => {
+    const at = 1_800_000_000_000;
+    const timed = (createdAt: number, clock: StoredData | null = { initialMs: 60_000, incrementMs: 0 }) => ({
+      ...record(),
+      createdAt,
+      init: { variant: 'bagh-chal', clock },
+    });
+    const [later, earlier] = [timed(at + 2), timed(at + 1)];
+    const notStarted = timed(at + 3);
+    const untimed = timed(at + 4, null);
+    const finished = timed(at + 5);
+    const before = timed(at - 1);
+    for (const room of [later, earlier, notStarted, untimed, finished, before]) await a.createRoom(room);
+    for (const room of [later, earlier, untimed, before]) await a.append(room.roomId, 0, [move(1, 'G@c3')]);
+    await a.append(finished.roomId, 0, [move(1, 'G@c3')], archived(finished.roomId));
+    expect(await b.timedRoomsInPlay(at, 10)).toEqual([earlier.roomId, later.roomId]);
+    expect(await b.timedRoomsInPlay(at, 1)).toEqual([earlier.roomId]);
   });
 
   it('lists archived games newest first, keyset-paged through ties, filtered, aborted games left out', async () => {

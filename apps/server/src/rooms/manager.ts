@@ -270,7 +270,7 @@ export class RoomManager {
       this.#opts.onCreated?.(room);
       // Listed before the creator hears of the room, so any node's /api/live shows it at once.
       if (state.public) await this.#indexLive(state);
-      room.resumeBot();
+      room.resume();
       return room;
     }
   }
@@ -308,6 +308,16 @@ export class RoomManager {
       );
   }
 
+  /**
+   * Loads the rooms whose clock runs (created in the last week, at most 10,000): after a restart
+   * their flag timers end their games on time though nobody comes back. Resolves with how many.
+   */
+  async resumeClocks(now: number): Promise<number> {
+    const ids = await this.#opts.storage.timedRoomsInPlay(now - RESUMED_CLOCKS_MS, RESUMED_CLOCKS_MAX);
+    for (const id of ids) await this.get(id);
+    return ids.length;
+  }
+
   /** The live room, loading it from storage if needed; null for an unknown id. */
   get(roomId: string): Promise<Room | null> {
     const live = this.#rooms.get(roomId);
@@ -321,8 +331,8 @@ export class RoomManager {
         const room = this.#wrap(restoreRoomState(record, { ...this.#env, at: this.#now() }));
         this.#rooms.set(roomId, room);
         this.#archiveOld(room.state, record);
-        // The computer's turn goes on after a restart (or on another node of a shared store).
-        room.resumeBot();
+        // Its clock and the computer's turn go on after a restart (or on another node of a shared store).
+        room.resume();
         room.log.debug({ version: record.version, changes: record.changes.length }, 'room loaded');
         return room;
       } finally {
@@ -493,3 +503,7 @@ function liveEntryOf(state: RoomState): LiveRoom {
     createdAt: state.createdAt,
   };
 }
+
+/** How far back a starting server looks for timed games in play, and how many it loads. */
+const RESUMED_CLOCKS_MS = 7 * 86_400_000;
+const RESUMED_CLOCKS_MAX = 10_000;

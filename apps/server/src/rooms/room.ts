@@ -395,8 +395,12 @@ export class Room {
     this.#dropBot();
   }
 
-  /** Starts the computer's turn if it is to move and its player is here (a room just created or loaded). */
-  resumeBot(): void {
+  /**
+   * A room just created or loaded: its running clock's flag timer is set (the game ends on time
+   * though nobody comes), and the computer's turn starts if it is to move and its player is here.
+   */
+  resume(): void {
+    if (this.clockRunning) this.#schedule();
     this.#scheduleBot();
   }
 

@@ -106,6 +106,7 @@ export function guardStorage(storage: RoomStorage, options: GuardOptions): Guard
     archiveGame: (game) => guarded(() => storage.archiveGame(game)),
     loadGame: (roomId) => guarded(() => storage.loadGame(roomId)),
     listGames: (query) => guarded(() => storage.listGames(query)),
+    timedRoomsInPlay: (createdSince, limit) => guarded(() => storage.timedRoomsInPlay(createdSince, limit)),
     // The optional parts exist only where the store has them (callers test for them).
     ...(currentVersion
       ? { currentVersion: (roomId: string) => guarded(() => currentVersion.call(storage, roomId)) }

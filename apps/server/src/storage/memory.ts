@@ -50,6 +50,20 @@ export function createMemoryStorage(): RoomStorage {
       const game = games.get(roomId);
       return game ? structuredClone(game) : null;
     },
+    async timedRoomsInPlay(createdSince, limit) {
+      const timed = [...rooms.values()].filter(
+        (record) =>
+          record.createdAt >= createdSince &&
+          typeof record.init.clock === 'object' &&
+          record.init.clock !== null &&
+          record.changes.some((change) => change.kind === 'move') &&
+          !games.has(record.roomId),
+      );
+      return timed
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .slice(0, limit)
+        .map((record) => record.roomId);
+    },
     async listGames({ variant, result, before, limit }) {
       const listed: GameSummary[] = [];
       for (const { moves: _moves, start: _start, ...game } of games.values()) {

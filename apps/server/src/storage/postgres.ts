@@ -117,6 +117,13 @@ SELECT entry FROM live_room WHERE entry IS NOT NULL ORDER BY active_at DESC LIMI
 const FORGET_LIVE = 'DELETE FROM live_room WHERE active_at < $1';
 
 // A read succeeds on a read-only (standby, full disk) database; the health check writes, as a move would.
+const TIMED_ROOMS = `
+SELECT id FROM room
+WHERE created_at >= $1 AND json_typeof(init->'clock') = 'object'
+  AND EXISTS (SELECT 1 FROM room_change c WHERE c.room_id = room.id AND c.kind = 'move')
+  AND NOT EXISTS (SELECT 1 FROM game g WHERE g.room_id = room.id)
+ORDER BY created_at LIMIT $2`;
+
 const TOUCH_HEALTH = `
 INSERT INTO health (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at`;
 
@@ -252,6 +259,10 @@ export async function openPostgresStorage(
     async loadGame(roomId) {
       const { rows } = await run<GameRow>('bagh_load_game', SELECT_GAME, [roomId]);
       return rows[0] ? gameOf(rows[0]) : null;
+    },
+    async timedRoomsInPlay(createdSince, limit) {
+      const { rows } = await run<{ id: string }>('bagh_timed_rooms', TIMED_ROOMS, [createdSince, limit]);
+      return rows.map((row) => row.id);
     },
     async listGames(query) {
       const { text, values } = listGamesSql(query, (n) => `$${n}`);

@@ -93,6 +93,12 @@ export function openSqliteStorage(file: string): RoomStorage {
   const selectChanges = db.prepare<[string], { version: number; kind: string; data: string }>(
     'SELECT version, kind, data FROM room_change WHERE room_id = ? ORDER BY version',
   );
+  const timedRooms = db.prepare<[number, number], { id: string }>(`
+    SELECT id FROM room
+    WHERE created_at >= ? AND json_type(init, '$.clock') = 'object'
+      AND EXISTS (SELECT 1 FROM room_change c WHERE c.room_id = room.id AND c.kind = 'move')
+      AND NOT EXISTS (SELECT 1 FROM game g WHERE g.room_id = room.id)
+    ORDER BY created_at LIMIT ?`);
   const selectRoomVersion = db.prepare<[string], { version: number }>(
     'SELECT version FROM room WHERE id = ?',
   );
@@ -174,6 +180,9 @@ export function openSqliteStorage(file: string): RoomStorage {
     async loadGame(roomId) {
       const row = selectGame.get(roomId);
       return row ? gameOf(row) : null;
+    },
+    async timedRoomsInPlay(createdSince, limit) {
+      return timedRooms.all(createdSince, limit).map((row) => row.id);
     },
     async listGames(query) {
       const { text, values } = listGamesSql(query, () => '?');

@@ -126,6 +126,12 @@ export interface RoomStorage {
   indexLive?(roomId: string, version: number, entry: StoredData | null, at: number): Promise<void>;
   /** The indexed public rooms in play, most recently active first. */
   listLive?(limit: number): Promise<StoredData[]>;
+  /**
+   * The rooms created at `createdSince` or later whose clock runs (a timed game with a move and no
+   * result, so not archived), oldest first, at most `limit`: a server that starts loads them, and
+   * their flag timers end them on time though nobody comes back.
+   */
+  timedRoomsInPlay(createdSince: number, limit: number): Promise<string[]>;
   /** Throws when the store cannot serve (health check). */
   check(): Promise<void>;
   /** Flushes and releases the store; no call may follow. */
