@@ -51,11 +51,12 @@ export class BotGames {
   }
 
   /**
-   * Whether the player of `roomId`, a game in play, may join it from `address`: yes when the game
-   * counts already (for any address), or when it can count for this one now.
+   * Whether the player of `roomId`, a game in play, may join it from `address`: yes when an
+   * address holds it already (back in play, it counts there again), or when it can count for this
+   * one now.
    */
   admitJoin(address: string, roomId: string): boolean {
-    for (const key of [...this.#games.keys()]) if (this.#current(key).has(roomId)) return true;
+    for (const games of this.#games.values()) if (games.has(roomId)) return true;
     const slot = this.reserve(address);
     slot?.bind(roomId);
     return slot !== null;

@@ -9,26 +9,30 @@ import type { IncomingMessage } from 'node:http';
 import type { BaghServer } from '../socket/handlers.js';
 import type { AddressOf } from './address.js';
 
+export interface SocketCapOptions {
+  readonly max: number;
+  readonly addressOf: AddressOf;
+  readonly onRefused?: () => void;
+}
+
 export class SocketCap {
   readonly #sockets = new Counter();
   readonly #connections = new Counter();
 
-  constructor(
-    readonly opts: {
-      readonly max: number;
-      readonly addressOf: AddressOf;
-      readonly onRefused?: () => void;
-    },
-  ) {}
+  readonly #opts: SocketCapOptions;
+
+  constructor(opts: SocketCapOptions) {
+    this.#opts = opts;
+  }
 
   /** For `new Server(…, { allowRequest })`: an Engine.IO handshake from an address at twice the cap is refused. */
   readonly allowRequest = (
     request: IncomingMessage,
     answer: (error: string | null | undefined, ok: boolean) => void,
   ) => {
-    const address = this.opts.addressOf(request.socket.remoteAddress, request.headers);
-    if (this.#connections.of(address) < 2 * this.opts.max) return answer(null, true);
-    this.opts.onRefused?.();
+    const address = this.#opts.addressOf(request.socket.remoteAddress, request.headers);
+    if (this.#connections.of(address) < 2 * this.#opts.max) return answer(null, true);
+    this.#opts.onRefused?.();
     answer('too many connections from one address', false);
   };
 
@@ -36,7 +40,7 @@ export class SocketCap {
     io.engine.on(
       'connection',
       (connection: { request: IncomingMessage; once(e: 'close', f: () => void): void }) => {
-        const address = this.opts.addressOf(
+        const address = this.#opts.addressOf(
           connection.request.socket.remoteAddress,
           connection.request.headers,
         );
@@ -45,16 +49,16 @@ export class SocketCap {
       },
     );
     io.use((socket, next) => {
-      if (this.#sockets.of(this.#addressOf(socket)) < this.opts.max) return next();
-      this.opts.onRefused?.();
+      if (this.#sockets.of(this.#addressOf(socket)) < this.#opts.max) return next();
+      this.#opts.onRefused?.();
       next(Object.assign(new Error(this.#why()), { data: { code: 'RATE_LIMITED' } }));
     });
     // Counted on connection, not in the middleware: a handshake that dies between the two would
     // otherwise never give its place back.
     io.on('connection', (socket) => {
       const address = this.#addressOf(socket);
-      if (socket.recovered && this.#sockets.of(address) >= this.opts.max) {
-        this.opts.onRefused?.();
+      if (socket.recovered && this.#sockets.of(address) >= this.#opts.max) {
+        this.#opts.onRefused?.();
         socket.disconnect(true);
         return;
       }
@@ -64,11 +68,11 @@ export class SocketCap {
   }
 
   #addressOf(socket: { handshake: { address: string; headers: IncomingMessage['headers'] } }): string {
-    return this.opts.addressOf(socket.handshake.address, socket.handshake.headers);
+    return this.#opts.addressOf(socket.handshake.address, socket.handshake.headers);
   }
 
   #why(): string {
-    return `too many connections from one address (at most ${this.opts.max}); close some tabs and retry`;
+    return `too many connections from one address (at most ${this.#opts.max}); close some tabs and retry`;
   }
 }
 

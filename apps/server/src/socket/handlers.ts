@@ -161,10 +161,12 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
   }
 
   /**
-   * Validates the payload with the event's schema, then runs its handler; every path ends in
-   * exactly one ack. With `refused`, only answers that.
+   * Takes the event's arguments (one payload, then the ack when the last is a function), validates
+   * the payload with the event's schema, then runs its handler; every path ends in exactly one ack.
    */
-  function run<E extends ClientEvent>(event: E, payload: unknown, ack: unknown, refused?: AckError): void {
+  function run<E extends ClientEvent>(event: E, args: unknown[]): void {
+    const ack = typeof args.at(-1) === 'function' ? args.pop() : undefined;
+    const [payload] = args;
     let answered = false;
     const reply = (body: unknown): void => {
       if (answered) return;
@@ -177,8 +179,9 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       }
       if (typeof ack === 'function') ack(sent);
     };
-    if (refused) {
-      reply(refused);
+    if (args.length !== 1) {
+      const why = `${event} takes one payload (an object) and an ack; it got ${args.length} arguments before the ack`;
+      reply(failure('BAD_REQUEST', why));
       return;
     }
     const parsed = parseRequest(event, payload);
@@ -431,13 +434,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     'rematch:offer': ({ roomId }, reply) => rematch(roomId, false, reply),
   };
   for (const event of CLIENT_EVENT_NAMES) {
-    // The ack is the last argument when it is a function; exactly one payload comes before it.
-    socket.on(event, (...args: unknown[]) => {
-      const ack = typeof args.at(-1) === 'function' ? args.pop() : undefined;
-      if (args.length === 1) return run(event, args[0], ack);
-      const why = `${event} takes one payload (an object) and an ack; it got ${args.length} arguments before the ack`;
-      run(event, undefined, ack, failure('BAD_REQUEST', why));
-    });
+    socket.on(event, (...args: unknown[]) => run(event, args));
   }
 
   socket.on('disconnect', (reason) => {
