@@ -5,10 +5,16 @@
  * racing writers exactly one applies a change at a version.
  */
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../src/storage/memory.js';
-import { openPostgresStorage, type PostgresStorage } from '../src/storage/postgres.js';
-import { openSqliteStorage } from '../src/storage/sqlite.js';
+import {
+  openPostgresStorage,
+  TIMED_ROOMS_SQL as POSTGRES_TIMED_ROOMS,
+  type PostgresStorage,
+} from '../src/storage/postgres.js';
+import { openSqliteStorage, TIMED_ROOMS_SQL as SQLITE_TIMED_ROOMS } from '../src/storage/sqlite.js';
 import type {
   ArchivedGame,
   RoomRecord,
@@ -298,5 +304,36 @@ describe('postgres live index', () => {
     await a.indexLive('live2', 5, null, now + 4); // a result: unlisted
     await b.indexLive('live2', 4, entry('live2', 3), now + 5); // older than the result: ignored
     expect(await a.listLive(10)).toEqual([entry('live1', 3)]);
+  });
+});
+
+// Every game is kept, so the timed games a start resumes must not be found by a scan of them all.
+describe('the timed rooms in play at a start', () => {
+  it('are found through the index on the room age in both databases', async () => {
+    const file = join(dir, 'plan.sqlite');
+    await openSqliteStorage(file).close();
+    const sqlite = new Database(file, { readonly: true });
+    const sqlitePlan = sqlite
+      .prepare<[number, number], { detail: string }>(`EXPLAIN QUERY PLAN ${SQLITE_TIMED_ROOMS}`)
+      .all(0, 10)
+      .map((row) => row.detail)
+      .join('\n');
+    sqlite.close();
+    expect(sqlitePlan).toMatch(/SEARCH room USING (COVERING )?INDEX room_created_at/);
+    if (!postgres) throw new Error('postgres has not started');
+    const storage = await openPostgresStorage(postgres.url);
+    await storage.close();
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      await client.query('SET enable_seqscan = off'); // a near-empty table: make the planner show the index
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN ${POSTGRES_TIMED_ROOMS}`,
+        [0, 10],
+      );
+      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('room_created_at');
+    } finally {
+      await client.end();
+    }
   });
 });

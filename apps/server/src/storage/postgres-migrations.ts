@@ -70,4 +70,10 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /** The timed games a start resumes are found by their room's age, not by a scan of every room. */
+  '0003_room_created_at': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('room_created_at').ifNotExists().on('room').column('created_at').execute();
+    },
+  },
 };

@@ -117,7 +117,7 @@ SELECT entry FROM live_room WHERE entry IS NOT NULL ORDER BY active_at DESC LIMI
 const FORGET_LIVE = 'DELETE FROM live_room WHERE active_at < $1';
 
 // A read succeeds on a read-only (standby, full disk) database; the health check writes, as a move would.
-const TIMED_ROOMS = `
+export const TIMED_ROOMS_SQL = `
 SELECT id FROM room
 WHERE created_at >= $1 AND json_typeof(init->'clock') = 'object'
   AND EXISTS (SELECT 1 FROM room_change c WHERE c.room_id = room.id AND c.kind = 'move')
@@ -261,7 +261,7 @@ export async function openPostgresStorage(
       return rows[0] ? gameOf(rows[0]) : null;
     },
     async timedRoomsInPlay(createdSince, limit) {
-      const { rows } = await run<{ id: string }>('bagh_timed_rooms', TIMED_ROOMS, [createdSince, limit]);
+      const { rows } = await run<{ id: string }>('bagh_timed_rooms', TIMED_ROOMS_SQL, [createdSince, limit]);
       return rows.map((row) => row.id);
     },
     async listGames(query) {

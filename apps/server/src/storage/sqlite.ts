@@ -35,6 +35,9 @@ CREATE TABLE IF NOT EXISTS room_change (
   data     TEXT NOT NULL,
   PRIMARY KEY (room_id, version)
 ) WITHOUT ROWID;
+-- The timed games a start resumes are found by their room's age, not by a scan of every room
+-- ever kept (schema 3 still: a server before this index reads the file the same).
+CREATE INDEX IF NOT EXISTS room_created_at ON room (created_at);
 -- 3: the archive of finished games, one row each (a rowid table: its rows are hundreds of bytes).
 CREATE TABLE IF NOT EXISTS game (
   room_id      TEXT PRIMARY KEY,
@@ -56,6 +59,14 @@ CREATE TABLE IF NOT EXISTS health (
   at  INTEGER NOT NULL
 );
 `;
+
+/** The timed rooms in play created since (?), oldest first, at most (?). */
+export const TIMED_ROOMS_SQL = `
+SELECT id FROM room
+WHERE created_at >= ? AND json_type(init, '$.clock') = 'object'
+  AND EXISTS (SELECT 1 FROM room_change c WHERE c.room_id = room.id AND c.kind = 'move')
+  AND NOT EXISTS (SELECT 1 FROM game g WHERE g.room_id = room.id)
+ORDER BY created_at LIMIT ?`;
 
 interface RoomRow {
   id: string;
@@ -93,12 +104,7 @@ export function openSqliteStorage(file: string): RoomStorage {
   const selectChanges = db.prepare<[string], { version: number; kind: string; data: string }>(
     'SELECT version, kind, data FROM room_change WHERE room_id = ? ORDER BY version',
   );
-  const timedRooms = db.prepare<[number, number], { id: string }>(`
-    SELECT id FROM room
-    WHERE created_at >= ? AND json_type(init, '$.clock') = 'object'
-      AND EXISTS (SELECT 1 FROM room_change c WHERE c.room_id = room.id AND c.kind = 'move')
-      AND NOT EXISTS (SELECT 1 FROM game g WHERE g.room_id = room.id)
-    ORDER BY created_at LIMIT ?`);
+  const timedRooms = db.prepare<[number, number], { id: string }>(TIMED_ROOMS_SQL);
   const selectRoomVersion = db.prepare<[string], { version: number }>(
     'SELECT version FROM room WHERE id = ?',
   );
