@@ -100,6 +100,17 @@ describe('POST /api/rooms', () => {
     expect(plain.statusCode).toBe(201);
   });
 
+  it('400 BAD_REQUEST naming a rule Bagh Chal fixes asked otherwise (R10, R13), not overridden', async () => {
+    const response = await post(app, { variant: 'bagh-chal', side: 'goat', options: { goatsFirst: false } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('goatsFirst'),
+    });
+    const asFixed = await post(app, { variant: 'bagh-chal', side: 'goat', options: { noRepeat: true } });
+    expect(asFixed.statusCode).toBe(201);
+  });
+
   it('429 RATE_LIMITED past the per-address creation limit', async () => {
     const limited = await build({}, { roomCreationPerMinute: 3 });
     const codes: number[] = [];

@@ -203,3 +203,15 @@ describe('a bot seat', () => {
     ).toEqual([]);
   });
 });
+
+describe('a room stored before its options were checked as they are now', () => {
+  it("loads with the variant's fixed rules on top (Bagh Chal asked without goatsFirst or noRepeat)", () => {
+    const state = newRoomState('room-old', 0, {
+      variant: 'bagh-chal',
+      options: { goatsFirst: false, noRepeat: false },
+      creator: { side: 'goat', tokenHash: GOAT_HASH },
+    });
+    expect(state.game.options).toEqual({ goatsFirst: true, multiJump: false, noRepeat: true });
+    expect(state.game.position.toMove).toBe('goat');
+  });
+});

@@ -1,4 +1,4 @@
-import { unsupportedOptions } from '@bagh/rules';
+import { optionRefusal, unsupportedOptions } from '@bagh/rules';
 import { z } from 'zod';
 import { BotLevel, GameOptions, RoomId, SeatToken, Side, SideChoice, Variant } from './common.js';
 import { EpochMs, GameResult, SeatState, Snapshot, TimeControl } from './snapshot.js';
@@ -17,12 +17,13 @@ export const CreateRoomBody = z
   })
   .strict()
   .superRefine((body, context) => {
-    // An option the variant does not have is refused, not silently kept (RULES.md R12, R23).
+    // An option the variant does not have, or one its rules fix asked otherwise, is refused, not
+    // silently kept or overridden (RULES.md R10, R12, R13, R23).
     for (const name of unsupportedOptions(body.variant, body.options)) {
       context.addIssue({
         code: 'custom',
         path: ['options', name],
-        message: `${body.variant} has no option ${name}`,
+        message: optionRefusal(body.variant, name),
       });
     }
   });

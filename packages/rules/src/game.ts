@@ -18,7 +18,7 @@ import {
   rulesError,
   type Variant,
 } from './types.js';
-import { resolveOptions, unsupportedOptions } from './variants.js';
+import { optionRefusal, resolveOptions, unsupportedOptions } from './variants.js';
 
 export interface Game {
   readonly variant: Variant;
@@ -51,7 +51,8 @@ export function createGame(
 ): Result<Game, SetupError> {
   const unsupported = unsupportedOptions(variant, options);
   if (unsupported.length > 0) {
-    return err(rulesError('ERR_OPTION', `${variant} has no option ${unsupported.join(', ')}`));
+    const why = unsupported.map((name) => optionRefusal(variant, name)).join('; ');
+    return err(rulesError('ERR_OPTION', why));
   }
   const resolved = resolveOptions(variant, options);
   const checked = start ? positionFromSetup(variant, start) : ok(startPosition(variant, resolved.goatsFirst));

@@ -95,6 +95,7 @@ export {
   choosableOptions,
   chosenOptions,
   DEFAULT_OPTIONS,
+  optionRefusal,
   resolveOptions,
   unsupportedOptions,
   VARIANT_RULES,

@@ -78,7 +78,8 @@ describe('Bagh Chal', () => {
     const game = gameOf('bagh-chal');
     expect(makePosition(game.position)).toBe('T3T/5/5/5/T3T g 20 0');
     expect(game.position.toMove).toBe('goat');
-    expect(gameOf('bagh-chal', [], { goatsFirst: false }).position.toMove).toBe('goat');
+    // Goats first is Bagh Chal's rule, not an option: asked otherwise, the game is refused.
+    expect(createGame('bagh-chal', { goatsFirst: false }).ok).toBe(false);
   });
 
   it('R11 goats are placed on any empty point while any remain in hand, never moved', () => {
@@ -320,6 +321,16 @@ describe('options a variant has (R12, R23, R26)', () => {
     const all = { goatsFirst: true, multiJump: false, noRepeat: true };
     expect(chosenOptions('bagh-chal', all)).toEqual({});
     expect(chosenOptions('bagh-bandi', all)).toEqual(all);
+    // A fixed rule asked otherwise is refused, not overridden; asked as fixed, it is accepted.
+    expect(unsupportedOptions('bagh-chal', { goatsFirst: false, noRepeat: false, multiJump: false })).toEqual(
+      ['goatsFirst', 'noRepeat'],
+    );
+    expect(unsupportedOptions('bagh-chal', { goatsFirst: true, noRepeat: true })).toEqual([]);
+    const refused = createGame('bagh-chal', { noRepeat: false });
+    expect(!refused.ok && refused.error).toMatchObject({
+      code: 'ERR_OPTION',
+      message: 'bagh-chal always plays with noRepeat on',
+    });
     // What a form offers is always accepted.
     for (const variant of VARIANTS) {
       const every = { goatsFirst: true, multiJump: true, noRepeat: true };

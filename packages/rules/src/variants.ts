@@ -50,10 +50,23 @@ export const DEFAULT_OPTIONS: Options = { goatsFirst: false, multiJump: false, n
 
 /** The options turned on that the variant does not have (they must be refused, not ignored). */
 export function unsupportedOptions(variant: Variant, options: Partial<Options> = {}): OptionName[] {
-  const has = VARIANT_RULES[variant].optionNames;
-  return (Object.keys(options) as OptionName[]).filter(
-    (name) => options[name] === true && !has.includes(name),
-  );
+  const { optionNames, fixedOptions } = VARIANT_RULES[variant];
+  return (Object.keys(options) as OptionName[]).filter((name) => {
+    const asked = options[name];
+    if (asked === undefined) return false;
+    const fixed = fixedOptions[name];
+    // A fixed rule asked otherwise (Bagh Chal without goatsFirst) is refused, not overridden.
+    if (fixed !== undefined) return asked !== fixed;
+    return asked && !optionNames.includes(name);
+  });
+}
+
+/** Why an option from `unsupportedOptions` is refused, in words. */
+export function optionRefusal(variant: Variant, name: OptionName): string {
+  const fixed = VARIANT_RULES[variant].fixedOptions[name];
+  return fixed === undefined
+    ? `${variant} has no option ${name}`
+    : `${variant} always plays with ${name} ${fixed ? 'on' : 'off'}`;
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   makeMove,
   makePosition,
   type Options,
+  resolveOptions,
   SIDES,
   type Side,
   startClock,
@@ -176,7 +177,9 @@ export function newRoomState(
   const imported = setup.imported;
   const built = gameFromMoves({
     variant: setup.variant,
-    options: setup.options,
+    // A room stored before fixed rules asked otherwise were refused (Bagh Chal's goatsFirst false)
+    // plays as it did then: the variant's rules on top.
+    options: resolveOptions(setup.variant, setup.options),
     start: imported?.start,
     moves: imported?.moves ?? [],
   });
