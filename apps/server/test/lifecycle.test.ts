@@ -473,6 +473,8 @@ describe('game records', () => {
     expect(body.error.code).toBe('BAD_REQUEST');
     expect(body.error.message).toMatch(/Termination/);
     expect(body.error.message).toContain('resign');
+    // A rules' reason the moves do not reach (two plies, nothing captured) is refused too.
+    expect((await importRecord(record('captures'))).status).toBe(400);
     const known = await importRecord(record('timeout'));
     expect(known.status).toBe(201);
     const { roomId } = (await known.json()) as { roomId: string };

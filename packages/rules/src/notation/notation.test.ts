@@ -122,6 +122,43 @@ describe('R42 game record', () => {
   });
 });
 
+describe('R42 a declared result the moves do not reach (R14, R15, R30)', () => {
+  const record = (result: string, termination: string, tail = result) =>
+    parseRecord(
+      `[Variant "bagh-chal"]\n[Result "${result}"]\n[Termination "${termination}"]\n\n1. G@c3 a1-b2 ${tail}\n`,
+    );
+  it.each([
+    ['goat', 'captures'], // R14: only the tigers win by captures, at the fifth
+    ['tiger', 'blocked'], // R15: only the side to move with no move loses
+    ['draw', 'blocked'],
+    ['draw', 'resign'], // a resignation has a winner
+    ['tiger', 'agreement'], // an agreement is a draw
+    ['tiger', 'aborted'], // an aborted game has no winner…
+    ['draw', 'aborted'], // …and both sides have moved here
+    ['goat', 'normal'], // not a reason a room gives
+  ])('refuses %s by %s', (result, termination) => {
+    const parsed = record(result, termination);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error.code).toBe('ERR_RECORD_RESULT');
+  });
+  it.each([
+    ['goat', 'resign', { winner: 'goat', reason: 'resign' }],
+    ['tiger', 'timeout', { winner: 'tiger', reason: 'timeout' }],
+    ['draw', 'agreement', { winner: null, reason: 'agreement' }],
+    ['draw', 'abandoned', { winner: null, reason: 'abandoned' }],
+    ['goat', '', { winner: 'goat', reason: '' }],
+  ])('accepts %s by %s', (result, termination, expected) => {
+    const parsed = record(result, termination);
+    expect(parsed.ok && parsed.value.result).toEqual(expected);
+  });
+  it("refuses a Result header the moves' last token contradicts; either alone is taken", () => {
+    const both = record('tiger', 'resign', 'goat');
+    expect(!both.ok && both.error.code).toBe('ERR_RECORD_RESULT');
+    const aborted = parseRecord('[Variant "bagh-chal"]\n[Termination "aborted"]\n\n1. G@c3 draw\n');
+    expect(aborted.ok && aborted.value.result).toEqual({ winner: null, reason: 'aborted' });
+  });
+});
+
 describe('R43 OBX', () => {
   it('writes rows top to bottom with X for empty points, OBX row r = our row 6 − r', () => {
     expect(makeObx(gameOf('bagh-chal').position)).toBe('TXXXT/XXXXX/XXXXX/XXXXX/TXXXT g @20 c0 -');

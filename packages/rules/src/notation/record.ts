@@ -1,5 +1,6 @@
 /** R42 game record: `[Key "value"]` headers, a blank line, numbered moves, the result. */
 import { createGame, type Game, playMoveTexts } from '../game.js';
+import { canAbort, DECLARED_REASONS } from '../match/end.js';
 import {
   err,
   OPTION_NAMES,
@@ -126,7 +127,16 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
     .map((token) => token.replace(/^\d+\.+/, ''))
     .filter(Boolean);
   const last = tokens.at(-1);
-  const resultText = last !== undefined && RESULT_TOKENS.has(last) ? tokens.pop()! : (headers.Result ?? '*');
+  const resultToken = last !== undefined && RESULT_TOKENS.has(last) ? tokens.pop()! : undefined;
+  if (resultToken !== undefined && headers.Result !== undefined && headers.Result !== resultToken) {
+    return err(
+      rulesError(
+        'ERR_RECORD_RESULT',
+        `the Result header says '${headers.Result}' but the moves end with '${resultToken}'`,
+      ),
+    );
+  }
+  const resultText = resultToken ?? headers.Result ?? '*';
   const played = playMoveTexts(created.value, tokens);
   if (!played.ok) {
     return err(
@@ -159,5 +169,29 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
   if (declared && !RESULT_TOKENS.has(resultText)) {
     return err(rulesError('ERR_RECORD_SYNTAX', `unknown result '${resultText}'`));
   }
+  const unfit = declared && unfitDeclaredResult(declared, game.moves.length);
+  if (unfit) return err(rulesError('ERR_RECORD_RESULT', unfit));
   return ok({ headers, game, result: declared });
+}
+
+/**
+ * Why a result the moves do not reach cannot be: only a room ends such a game (R30), with one of
+ * its reasons and a winner that fits it. An empty reason (no Termination) is taken as written.
+ */
+function unfitDeclaredResult(result: RecordResult, plies: number): string | null {
+  const { winner, reason } = result;
+  if (reason === '') return null;
+  if (!(DECLARED_REASONS as readonly string[]).includes(reason)) {
+    return `the moves do not end the game, so it cannot end by '${reason.slice(0, 40)}': a Termination of ${DECLARED_REASONS.join(', ')}, or none`;
+  }
+  if ((reason === 'resign' || reason === 'timeout') && winner === null) {
+    return `a game ended by ${reason} has a winner, not a draw`;
+  }
+  if ((reason === 'agreement' || reason === 'aborted') && winner !== null) {
+    return `a game ended by ${reason} has no winner`;
+  }
+  if (reason === 'aborted' && !canAbort(plies)) {
+    return `a game can be aborted only before both sides have moved, not after ${plies} moves`;
+  }
+  return null;
 }
