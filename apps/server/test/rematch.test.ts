@@ -48,7 +48,7 @@ async function finished(opts: { bot?: boolean } = {}) {
     admitted.push(againstBot);
     return { ok: true, created: () => {}, cancel: () => {} };
   };
-  return { manager, roomId, created, admitted, admit };
+  return { manager, roomId, created, admitted, admit, goatHash };
 }
 
 describe('RoomManager.rematch', () => {
@@ -75,6 +75,32 @@ describe('RoomManager.rematch', () => {
     ]);
     const old = await manager.get(roomId);
     expect(old?.snapshot().rematch).toEqual({ offeredBy: 'goat', roomId: started?.roomId });
+  });
+
+  it("a player who missed seat:assigned takes their new seat with the old room's token", async () => {
+    const { manager, roomId, admit, goatHash } = await finished();
+    await manager.rematch(roomId, { socketId: 'g', accept: false, admit });
+    const accepted = await manager.rematch(roomId, { socketId: 't', accept: true, admit });
+    if (!accepted.ok || !accepted.value.started) throw new Error('no rematch');
+    const newRoom = accepted.value.started.roomId;
+    // The old goat plays tiger now, the old tiger goat; a token of neither holds no seat.
+    const asOldGoat = await manager.dispatch(newRoom, { type: 'join', socketId: 'g2', tokenHash: goatHash });
+    expect(asOldGoat.ok).toBe(true);
+    const asOldTiger = await manager.dispatch(newRoom, {
+      type: 'join',
+      socketId: 't2',
+      tokenHash: TIGER_HASH,
+    });
+    expect(asOldTiger.ok).toBe(true);
+    const state = (await manager.get(newRoom))?.state;
+    expect(state?.seats.tiger.sockets).toEqual(['g2']);
+    expect(state?.seats.goat.sockets).toEqual(['t2']);
+    const stranger = await manager.dispatch(newRoom, {
+      type: 'join',
+      socketId: 'x',
+      tokenHash: hashSeatToken('someone-else-someone-else-someone'),
+    });
+    expect(stranger).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
   });
 
   it('a refused admission is RATE_LIMITED and creates no room', async () => {

@@ -166,7 +166,7 @@ export class RoomManager {
       const room = await this.#store({
         variant: of.variant,
         options: of.options,
-        creator: { side, tokenHash: hashSeatToken(token) },
+        creator: { side, tokenHash: hashSeatToken(token), ...formerHash(of, otherSide(side)) },
         bot: { side: otherSide(side), level: oldBot.level },
         clock: of.clock?.control ?? null,
         public: of.public,
@@ -180,8 +180,8 @@ export class RoomManager {
       variant: of.variant,
       options: of.options,
       // The old tiger plays goat (and the other way round); seats hold hashes of the new tokens.
-      creator: { side: 'tiger', tokenHash: hashSeatToken(tokens.tiger) },
-      opponent: { side: 'goat', tokenHash: hashSeatToken(tokens.goat) },
+      creator: { side: 'tiger', tokenHash: hashSeatToken(tokens.tiger), ...formerHash(of, 'goat') },
+      opponent: { side: 'goat', tokenHash: hashSeatToken(tokens.goat), ...formerHash(of, 'tiger') },
       clock: of.clock?.control ?? null,
       public: of.public,
       rematchOf: of.roomId,
@@ -507,3 +507,9 @@ function liveEntryOf(state: RoomState): LiveRoom {
 /** How far back a starting server looks for timed games in play, and how many it loads. */
 const RESUMED_CLOCKS_MS = 7 * 86_400_000;
 const RESUMED_CLOCKS_MAX = 10_000;
+
+/** The old room's token hash of `side`'s seat, kept on its holder's seat in the rematch. */
+function formerHash(of: RoomState, side: Side): { formerTokenHash?: string } {
+  const hash = of.seats[side].tokenHash;
+  return hash === null ? {} : { formerTokenHash: hash };
+}

@@ -98,6 +98,19 @@ export function seatOf(state: RoomState, socketId: string): Side | null {
 export const sameHashIn = (stored: string | null, candidate: string): boolean =>
   stored !== null && sameHash(stored, candidate);
 
+/**
+ * The seat a token holds: its own, or, in a rematch, the one its holder took in the new room (the
+ * token of their seat in the room the rematch follows).
+ */
+export function sideOfToken(state: RoomState, tokenHash: string): Side | null {
+  const own = SIDES.find((side) => sameHashIn(state.seats[side].tokenHash, tokenHash));
+  if (own) return own;
+  const former = [state.init.creator, state.init.opponent].find(
+    (seat) => seat?.formerTokenHash !== undefined && sameHash(seat.formerTokenHash, tokenHash),
+  );
+  return former && sameHashIn(state.seats[former.side].tokenHash, former.tokenHash) ? former.side : null;
+}
+
 export const isPresent = (state: RoomState, socketId: string): boolean =>
   seatOf(state, socketId) !== null || state.spectators.includes(socketId);
 

@@ -28,9 +28,9 @@ import { applyChange, eventOf, presenceChangeOf, type RoomChange, type Versioned
 import {
   abandonOf,
   presenceDataOf,
-  sameHashIn,
   seatConnected,
   seatOf,
+  sideOfToken,
   spectatorCount,
   withClusterPresence,
   withoutSocket,
@@ -348,7 +348,7 @@ function join(
 ): Judgement {
   let side: Side | null;
   if (tokenHash !== undefined) {
-    side = SIDES.find((s) => sameHashIn(state.seats[s].tokenHash, tokenHash)) ?? null;
+    side = sideOfToken(state, tokenHash);
     if (side === null) return fail('UNAUTHORIZED', 'this seat token belongs to no seat of this room');
   } else {
     // Without a token a socket keeps the seat it already proved it holds; anyone else watches.
@@ -367,7 +367,7 @@ function claim(
   if (state.imported) return fail('NOT_ALLOWED', 'an imported game is a replay: it has no seats to take');
   if (seatTaken(state.seats[side])) {
     // This very claim, answered UNAVAILABLE, was stored after all: its second try takes the seat.
-    if (sameHashIn(state.seats[side].tokenHash, tokenHash)) return join(state, socketId, tokenHash, remote);
+    if (sideOfToken(state, tokenHash) === side) return join(state, socketId, tokenHash, remote);
     return fail('SEAT_TAKEN', `the ${side} seat is taken`);
   }
   const held = seatOf(state, socketId);

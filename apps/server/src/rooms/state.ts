@@ -50,7 +50,16 @@ export interface LastMove {
   readonly version: number;
 }
 
-const SeatInit = z.object({ side: SideSchema, tokenHash: z.string() });
+const SeatInit = z.object({
+  side: SideSchema,
+  tokenHash: z.string(),
+  /**
+   * A rematch: the hash of this player's token in the room it follows (where they held the other
+   * side). It holds this seat too, so a player whose page missed `seat:assigned` (offline when the
+   * rematch started) takes their seat with the token they have.
+   */
+  formerTokenHash: z.string().optional(),
+});
 const BotInit = z.object({ side: SideSchema, level: BotLevelSchema });
 export type BotSeat = z.infer<typeof BotInit>;
 
@@ -158,8 +167,8 @@ export const otherSide = (side: Side): Side => (side === 'tiger' ? 'goat' : 'tig
 export interface RoomSetup {
   readonly variant: Variant;
   readonly options: Partial<Options>;
-  readonly creator: { side: Side; tokenHash: string } | null;
-  readonly opponent?: { side: Side; tokenHash: string } | undefined;
+  readonly creator: z.infer<typeof SeatInit> | null;
+  readonly opponent?: z.infer<typeof SeatInit> | undefined;
   readonly bot?: BotSeat | undefined;
   readonly clock?: TimeControl | null | undefined;
   readonly public?: boolean | undefined;

@@ -25,7 +25,7 @@ import type { Budget } from '../limits/budget.js';
 import type { RoomLimits } from '../limits/rooms.js';
 import type { Metrics } from '../metrics.js';
 import type { RoomManager } from '../rooms/manager.js';
-import { sameHashIn } from '../rooms/presence.js';
+import { sideOfToken } from '../rooms/presence.js';
 import type { Command, Reduction } from '../rooms/reducer.js';
 import type { Room, Send } from '../rooms/room.js';
 import { botSeatOf, otherSide } from '../rooms/state.js';
@@ -156,7 +156,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     const state = (await rooms.get(roomId))?.state;
     const bot = state && botSeatOf(state);
     if (!bot || state.result !== null) return null;
-    if (!sameHashIn(state.seats[otherSide(bot.side)].tokenHash, tokenHash)) return null;
+    if (sideOfToken(state, tokenHash) !== otherSide(bot.side)) return null;
     return deps.roomLimits.admitBotGameJoin(address, roomId);
   }
 
