@@ -152,6 +152,29 @@ describe('a room against the computer', () => {
     expect(legalMoves(gameOf(['G@c3'])).map(makeMove)).toContain(reply.move);
   });
 
+  it('moves after a restart though its player is away, when its clock runs (a timed game)', async () => {
+    const dataDir = fixture.dataDir();
+    const first = await server({ botMinDelayMs: 5000 }, dataDir);
+    const created = await createRoom(first.url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      opponent: { bot: 'beginner' },
+      clock: { initialMs: 60_000, incrementMs: 0 },
+    });
+    const { client: goat, roomId } = await player(first.url, created);
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    goat.close();
+    await first.close();
+
+    // Nobody comes back: the computer's clock runs, so it answers by itself.
+    const second = await server({}, dataDir);
+    let moves: readonly string[] = [];
+    for (const deadline = Date.now() + 15_000; moves.length < 2 && Date.now() < deadline; await sleep(100))
+      moves = (await getSnapshot(second.url, roomId)).moves;
+    expect(moves).toHaveLength(2);
+    expect(legalMoves(gameOf(['G@c3'])).map(makeMove)).toContain(moves[1]);
+  });
+
   it('starts the rematch at once, sides swapped, against the same level', async () => {
     const { url } = await server();
     const { client: goat, roomId } = await player(url, await botRoom(url, 'goat', 'casual'));

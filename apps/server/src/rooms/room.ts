@@ -410,8 +410,8 @@ export class Room {
    * A command that does not change the position (presence, chat) keeps the search going; one
    * that does (a resign, a reload with another node's move) drops it, and the pool stops it.
    * A search starts only while the player is here (not for a room created and never joined, nor
-   * for one loaded after a restart until they re-join); once they are gone for the abandonment
-   * grace it is dropped, a shorter absence (a reconnect) keeps it.
+   * for one loaded after a restart until they re-join) or the computer's clock runs; once they
+   * are gone for the abandonment grace it is dropped, a shorter absence (a reconnect) keeps it.
    */
   #scheduleBot(): void {
     const bots = this.#deps.bots;
@@ -423,7 +423,9 @@ export class Room {
     }
     const key = botKeyOf(state);
     const player = otherSide(bot.side);
-    const here = seatConnected(state, player);
+    // The computer's own clock running (a timed game, loaded after a restart too), it moves
+    // whether or not its player is here: waiting would lose it the game on time.
+    const here = seatConnected(state, player) || clockInPlay(state)?.running === bot.side;
     if (this.#bot && this.#bot.key !== key) this.#dropBot();
     const current = this.#bot;
     if (current) {
