@@ -30,7 +30,7 @@ import type { PresenceCounts } from './rooms/state.js';
 import { attachSocketHandlers, type BaghServer } from './socket/handlers.js';
 import type { RateLimit } from './socket/token-bucket.js';
 import { guardStorage } from './storage/guarded.js';
-import { openPostgresStorage } from './storage/postgres.js';
+import { databaseUnreachable, openPostgresStorage } from './storage/postgres.js';
 import { openSqliteStorage } from './storage/sqlite.js';
 import type { RoomStorage } from './storage/types.js';
 
@@ -74,6 +74,8 @@ export interface AppOptions {
   readonly chatBudget?: BudgetSpec;
   /** Bot worker threads (default BOT_WORKERS). */
   readonly botWorkers?: number;
+  /** How often the timed games in play this node does not hold are looked for (default TIMED_GAMES_CHECK_MS). */
+  readonly timedGamesCheckMs?: number;
   /** The computer's least answer time in ms (default BOT_MIN_DELAY_MS). */
   readonly botMinDelayMs?: number;
   /** The longest a store call may take before the command is answered UNAVAILABLE (default 1 s). */
@@ -195,11 +197,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         metrics.gamesFinished.inc({ reason: event.snapshot.result?.reason ?? 'unknown' });
     },
   });
-  // Timed games in play are loaded at start: their clocks run whether or not anyone comes back.
-  void rooms.resumeClocks(Date.now()).then(
-    (count) => count > 0 && log.info({ rooms: count }, 'timed games in play loaded: their clocks run'),
-    (error: unknown) => log.warn({ err: error }, 'timed games in play not loaded: each loads when asked for'),
-  );
+  // Timed games in play are loaded at start, and those this node lacks (a store outage, another
+  // node gone) every TIMED_GAMES_CHECK_MS: their clocks run whether or not anyone comes back.
+  rooms.watchClocks(options.timedGamesCheckMs ?? config.TIMED_GAMES_CHECK_MS);
   // Limits count people (addresses, seats), not sockets; with Redis, budgets hold across nodes.
   const roomLimits = new RoomLimits(
     new Budget(
@@ -320,12 +320,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 /** The rooms' store: PostgreSQL at DATABASE_URL, else SQLite at DATA_DIR/bagh.sqlite. */
 async function openStore(config: Config, log: Logger): Promise<RoomStorage> {
   if (!config.DATABASE_URL) return openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite'));
-  const storage = await openPostgresStorage(config.DATABASE_URL, {
-    onError: (error) => log.warn({ err: error }, 'postgres: an idle connection failed'),
-  });
-  log.info({ database: redactedUrl(config.DATABASE_URL) }, 'rooms in PostgreSQL');
-  return storage;
+  const url = config.DATABASE_URL;
+  const database = redactedUrl(url);
+  // A node started while the database is away (an outage, both started together) waits for it a
+  // while, rather than exiting at once: a deploy during a short outage comes up when it ends.
+  const giveUpAt = Date.now() + DATABASE_START_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const storage = await openPostgresStorage(url, {
+        onError: (error) => log.warn({ err: error }, 'postgres: an idle connection failed'),
+      });
+      log.info({ database }, 'rooms in PostgreSQL');
+      return storage;
+    } catch (error) {
+      if (!databaseUnreachable(error) || Date.now() >= giveUpAt) throw error;
+      const waitMs = Math.min(5000, 250 * 2 ** attempt);
+      log.warn({ err: error, database, attempt, waitMs }, 'postgres: not reachable at start; trying again');
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
 }
+
+/** How long a starting node waits for an unreachable database before it gives up (exit 1). */
+const DATABASE_START_WAIT_MS = 60_000;
 
 /** How long a step of a stopping server may take before it is logged as a warning, and again after as long. */
 const SLOW_CLOSE_STEP_MS = 2000;

@@ -33,6 +33,11 @@ const EnvSchema = z.object({
   TABLEBASE_DIR: z.string().min(1).optional(),
   /** How long (ms) a player's connections must all be gone before the opponent may claim the game. */
   ABANDON_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  /**
+   * How often (ms) a node looks for timed games in play it does not hold, to end them on time: a
+   * start during a store outage, or another node gone with its games.
+   */
+  TIMED_GAMES_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits per client). */
   TRUST_PROXY: z
     .enum(['true', 'false'], { message: 'TRUST_PROXY must be true or false' })

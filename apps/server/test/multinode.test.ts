@@ -6,7 +6,7 @@
 import type { RoomEvent } from '@bagh/protocol';
 import { createGame, legalMoves, makeMove, playMoveTexts, type Side } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
-import { type Client, createRoom, getSnapshot, perTest, playMoves, waitUntil } from './helpers.js';
+import { type Client, createRoom, getSnapshot, perTest, playMoves, sleep, waitUntil } from './helpers.js';
 import { BAGH_CHAL_GOAT_WIN, BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { clusterNodes } from './multinode-helpers.js';
 
@@ -106,6 +106,53 @@ describe('two nodes sharing one PostgreSQL and one Redis', () => {
       moves: BAGH_CHAL_TIGER_WIN,
       version: end.version,
     });
+  });
+
+  it('ends a timed game on time on the node left, when the node that judged its moves is killed', async () => {
+    const [a, b] = await Promise.all([node(), node()]);
+    const created = await createRoom(a.url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      clock: { initialMs: 3000, incrementMs: 0 },
+    });
+    const { roomId } = created;
+    const [goat, tiger, watcher] = await fixture.clients(a.url, a.url, b.url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    await watcher.request('room:join', { roomId });
+    await playMoves({ roomId, goat, tiger }, ['G@c3', 'a1-b1']);
+    await watcher.waitFor((e) => e.snapshot.moves.length === 2);
+    await a.kill(); // the node that set the flag timer; nobody comes back
+    // B heard every move (its watcher's room) and ends the game when the goats' time runs out.
+    const ended = await watcher.waitFor((e) => e.snapshot.result !== null, 15_000);
+    expect(ended.snapshot.result).toEqual({ winner: 'tiger', reason: 'timeout' });
+    expect(ended.snapshot.moves).toEqual(['G@c3', 'a1-b1']);
+  });
+
+  it('ends a timed game on time on a node that never held it, when the node that did is killed', async () => {
+    const [a, b] = await Promise.all([node(), node({ TIMED_GAMES_CHECK_MS: '300' })]);
+    const created = await createRoom(a.url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      clock: { initialMs: 2000, incrementMs: 0 },
+    });
+    const { roomId } = created;
+    const [goat, tiger] = await fixture.clients(a.url, a.url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    await playMoves({ roomId, goat, tiger }, ['G@c3', 'a1-b1']);
+    await a.kill(); // nobody comes back, and B has no socket of the room
+    // The archive is read from the store: listing it does not load the room on B.
+    const archived = async () => {
+      const listed = (await (await fetch(`${b.url}/api/games`)).json()) as {
+        games: { roomId: string; result: unknown }[];
+      };
+      return listed.games.find((game) => game.roomId === roomId);
+    };
+    let found: Awaited<ReturnType<typeof archived>>;
+    for (const deadline = Date.now() + 15_000; !found && Date.now() < deadline; await sleep(200))
+      found = await archived();
+    expect(found?.result).toEqual({ winner: 'tiger', reason: 'timeout' });
   });
 
   it('applies a move sent to both nodes at once exactly once', async () => {

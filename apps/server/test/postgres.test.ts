@@ -3,14 +3,15 @@
  * several nodes run at once, the constraint that keeps one change per room version, one node on
  * PostgreSQL alone, and a node that refuses REDIS_URL without DATABASE_URL.
  */
+import { connect, createServer } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openPostgresStorage, poolConfig } from '../src/storage/postgres.js';
 import { migrations } from '../src/storage/postgres-migrations.js';
 import { startServerProcess } from '../support/local-server.js';
-import { getSnapshot, perTest, playMoves, sleep } from './helpers.js';
+import { createRoom, getSnapshot, perTest, playMoves, sleep } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
-import { postgresForFile } from './multinode-helpers.js';
+import { freePort, postgresForFile } from './multinode-helpers.js';
 
 const fixture = perTest();
 const shared = postgresForFile();
@@ -74,6 +75,36 @@ describe('PostgreSQL storage', () => {
     const second = await fixture.server({ config: { DATABASE_URL: url } });
     expect((await getSnapshot(second.url, seated.roomId)).moves).toEqual(['G@c3', 'a1-b1']);
     expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('a node started while PostgreSQL is away', () => {
+  it('waits for it and comes up when it is back; a database that answers no fails at once', async () => {
+    const url = new URL(await freshDatabase());
+    const target = Number(url.port);
+    const port = await freePort();
+    url.port = String(port);
+    const starting = fixture.server({ config: { DATABASE_URL: url.toString() } });
+    // Nothing listens on the port for a while: each connection is refused.
+    await sleep(1500);
+    const forwarder = createServer((socket) => {
+      const upstream = connect(target, '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => forwarder.listen(port, '127.0.0.1', resolve));
+    fixture.defer(() => new Promise<void>((resolve) => forwarder.close(() => resolve())));
+    const server = await starting;
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await createRoom(server.url, { variant: 'bagh-chal', side: 'goat' })).roomId).toBeTruthy();
+    // A database that does not exist is an answer, not an outage: no waiting.
+    url.pathname = '/no_such_database';
+    const started = Date.now();
+    await expect(fixture.server({ config: { DATABASE_URL: url.toString() } })).rejects.toThrow(
+      /no_such_database/,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
 

@@ -112,6 +112,7 @@ export class RoomManager {
   readonly #rooms = new Map<string, Room>();
   readonly #loading = new Map<string, Promise<Room | null>>();
   readonly #sweeper: NodeJS.Timeout;
+  #clockWatch: NodeJS.Timeout | undefined;
   readonly #now: () => number;
   readonly #graceMs: number;
   /** The settings every room state of this node is built with. */
@@ -309,13 +310,48 @@ export class RoomManager {
   }
 
   /**
-   * Loads the rooms whose clock runs (created in the last week, at most 10,000): after a restart
-   * their flag timers end their games on time though nobody comes back. Resolves with how many.
+   * Loads the rooms whose clock runs (created in the last week, at most 10,000) that this node
+   * does not hold: their flag timers end their games on time though nobody comes back (after a
+   * restart; with several nodes, a game whose node died). A room that fails to load is left for
+   * the next call. Resolves with how many were loaded and how many failed.
    */
-  async resumeClocks(now: number): Promise<number> {
+  async resumeClocks(now: number): Promise<{ loaded: number; failed: number }> {
     const ids = await this.#opts.storage.timedRoomsInPlay(now - RESUMED_CLOCKS_MS, RESUMED_CLOCKS_MAX);
-    for (const id of ids) await this.get(id);
-    return ids.length;
+    let loaded = 0;
+    let failed = 0;
+    for (const id of ids) {
+      if (this.#closing) break;
+      if (this.#rooms.has(id)) continue;
+      try {
+        if (await this.get(id)) loaded++;
+      } catch {
+        failed++;
+      }
+    }
+    return { loaded, failed };
+  }
+
+  /**
+   * `resumeClocks` now and every `everyMs` after, until close: a start during a store outage, or
+   * a node that died holding timed games, still has their flags fall (late, dated on time).
+   */
+  watchClocks(everyMs: number): void {
+    const watch = async () => {
+      try {
+        const { loaded, failed } = await this.resumeClocks(Date.now());
+        if (loaded > 0)
+          this.#opts.log.info({ rooms: loaded }, 'timed games in play loaded: their clocks run');
+        if (failed > 0)
+          this.#opts.log.warn({ rooms: failed }, 'timed games in play not loaded: tried again later');
+      } catch (error) {
+        this.#opts.log.warn({ err: error }, 'timed games in play not listed: tried again later');
+      }
+      if (!this.#closing) {
+        this.#clockWatch = setTimeout(() => void watch(), everyMs);
+        this.#clockWatch.unref();
+      }
+    };
+    void watch();
   }
 
   /** The live room, loading it from storage if needed; null for an unknown id. */
@@ -441,6 +477,7 @@ export class RoomManager {
   async close(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#sweeper);
+    clearTimeout(this.#clockWatch);
     await Promise.allSettled([...this.#loading.values()]);
     for (const room of this.#rooms.values()) room.stop();
     await Promise.all([...this.#rooms.values()].map((room) => room.drain()));

@@ -770,8 +770,10 @@ export class Room {
 
   /**
    * Another node stored `stored` (heard with the room's event): applied in the room's turn when
-   * it follows the cached version; otherwise left, the next command reads the store. Timers stay
-   * as they were: the node that judged the change set its own.
+   * it follows the cached version; otherwise left, the next command reads the store. The room's
+   * timers are set again from what it now holds, as the node that judged the change set its own:
+   * should that node die, a flag still falls here (two nodes' flags store one result: the version
+   * check).
    */
   feed(stored: Stored): void {
     void this.#inTurn('feed', async () => {
@@ -779,8 +781,11 @@ export class Room {
       // A gap (events sent here only while another node was alone, or lost while Redis was away).
       if (this.#state.version !== stored.from || !this.#catchUp(stored.from, stored.version, stored.changes))
         this.#missed = true;
-      // The version an unsure append was made at is taken: it can no longer commit.
-      else this.#unsure = [];
+      else {
+        // The version an unsure append was made at is taken: it can no longer commit.
+        this.#unsure = [];
+        this.#schedule();
+      }
     });
   }
 

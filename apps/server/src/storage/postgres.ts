@@ -152,6 +152,32 @@ export function poolConfig(url: string, options: PostgresStorageOptions = {}): p
   };
 }
 
+/**
+ * Whether `error` (or what caused it) says the database could not be reached or was not ready —
+ * a refused or lost connection, a name not resolved yet, a server starting or shutting down —
+ * rather than that it answered no.
+ */
+export function databaseUnreachable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (/Connection terminated|connection timeout/i.test(cause.message)) return true;
+    cause = cause.cause;
+  }
+  return false;
+}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  '57P01', // admin_shutdown
+  '57P03', // cannot_connect_now: starting up
+]);
+
 /** Connects, migrates the schema to the latest (one node at a time) and returns the store. */
 export async function openPostgresStorage(
   url: string,
