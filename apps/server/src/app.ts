@@ -152,6 +152,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     allowRequest: socketCap.allowRequest,
     // A connection that never joins the namespace is dropped after this (Socket.IO's default: 45 s).
     connectTimeout: 10_000,
+    // A connection gone silent (a network that drops packets without closing) is found within
+    // 20 s, on both sides (the client times the server's pings), not Socket.IO's 45 s: the page
+    // says it is reconnecting, and the opponent sees the player gone, that much sooner.
+    pingInterval: 10_000,
+    pingTimeout: 10_000,
     serveClient: false,
     maxHttpBufferSize: maxMessageBytes,
     perMessageDeflate: false,
@@ -186,7 +191,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bots: { pool: bots, minDelayMs: options.botMinDelayMs ?? config.BOT_MIN_DELAY_MS },
     // Several nodes: presence counts every node's sockets (each node answers for its own).
     ...(cluster
-      ? { countRemote: (roomId: string) => (closing ? Promise.resolve(null) : countRemote(io, roomId)) }
+      ? {
+          countRemote: (roomId: string) => (closing ? Promise.resolve(null) : countRemote(io, roomId)),
+          presenceRecountMs: config.PRESENCE_RECOUNT_MS,
+        }
       : {}),
     onCreated: () => metrics.roomsCreated.inc(),
     onConflict: () => metrics.versionConflicts.inc(),

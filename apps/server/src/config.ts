@@ -38,6 +38,11 @@ const EnvSchema = z.object({
    * start during a store outage, or another node gone with its games.
    */
   TIMED_GAMES_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  /**
+   * Several nodes: how often (ms) a node counts again who is here in the rooms it shares with
+   * another node, so that the players of a node that crashed show as gone.
+   */
+  PRESENCE_RECOUNT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits per client). */
   TRUST_PROXY: z
     .enum(['true', 'false'], { message: 'TRUST_PROXY must be true or false' })

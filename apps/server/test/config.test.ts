@@ -13,6 +13,7 @@ describe('config from the environment', () => {
       WEB_DIST: DEFAULT_WEB_DIST,
       ABANDON_GRACE_MS: 30_000,
       TIMED_GAMES_CHECK_MS: 15_000,
+      PRESENCE_RECOUNT_MS: 10_000,
       TRUST_PROXY: false,
       BOT_WORKERS: DEFAULT_BOT_WORKERS,
       BOT_MIN_DELAY_MS: 400,

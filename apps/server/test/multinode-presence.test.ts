@@ -111,4 +111,25 @@ describe('presence across two nodes', () => {
       await expect.poll(async () => (await live(url)).rooms.map((r) => r.roomId)).not.toContain(roomId);
     }
   });
+
+  it("shows a crashed node's player as gone on the other node, whose player may then claim the game", async () => {
+    const [a, b] = await Promise.all([
+      node({ PRESENCE_RECOUNT_MS: '300' }),
+      node({ PRESENCE_RECOUNT_MS: '300' }),
+    ]);
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, tiger] = await fixture.clients(a.url, b.url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    expect(presenceOf(claimed.snapshot)).toMatchObject({ tiger: true, goat: true });
+    await a.kill(); // SIGKILL: A says nothing of its goat's socket
+    // B counts again by itself: the goat shows as gone, its grace runs, and the tiger may claim.
+    const gone = await tiger.waitFor((e) => e.snapshot.seats.goat.connected === false, 20_000);
+    expect(gone.snapshot.abandon).toMatchObject({ side: 'goat' });
+    await tiger.waitFor((e) => e.snapshot.abandon?.claimable === true, 10_000);
+    const claim = await tiger.request('abandon:claim', { roomId, outcome: 'win' });
+    expect(claim).toMatchObject({ ok: true });
+    expect((await getSnapshot(b.url, roomId)).result).toEqual({ winner: 'tiger', reason: 'abandoned' });
+  });
 });

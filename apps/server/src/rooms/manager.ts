@@ -69,6 +69,8 @@ export interface RoomManagerOptions {
    * presence is counted across nodes and stored with the room.
    */
   readonly countRemote?: (roomId: string) => Promise<PresenceCounts | null>;
+  /** How often (ms) rooms shared with another node are counted again (default 10 s). */
+  readonly presenceRecountMs?: number;
   /** Called for every room this node creates: new, imported or a rematch. */
   readonly onCreated?: (room: Room) => void;
   /** Called when a room's append meets a change another writer stored at its version. */
@@ -113,6 +115,7 @@ export class RoomManager {
   readonly #loading = new Map<string, Promise<Room | null>>();
   readonly #sweeper: NodeJS.Timeout;
   #clockWatch: NodeJS.Timeout | undefined;
+  #recounter: NodeJS.Timeout | undefined;
   readonly #now: () => number;
   readonly #graceMs: number;
   /** The settings every room state of this node is built with. */
@@ -126,6 +129,28 @@ export class RoomManager {
     this.#env = { abandonGraceMs: this.#graceMs, sharedPresence: opts.countRemote !== undefined };
     this.#sweeper = setInterval(() => this.sweep(Date.now()), Math.max(1000, Math.min(opts.idleMs, 60_000)));
     this.#sweeper.unref();
+    if (opts.countRemote) {
+      this.#recounter = setInterval(
+        () => this.recountShared(),
+        opts.presenceRecountMs ?? PRESENCE_RECOUNT_MS,
+      );
+      this.#recounter.unref();
+    }
+  }
+
+  /**
+   * Several nodes: counts again who is here in each room whose sockets this node shares with
+   * another, so that a crashed node's players show as gone (their abandonment grace starts) and
+   * nobody waits for them for good. Returns how many rooms were counted.
+   */
+  recountShared(): number {
+    let counted = 0;
+    for (const room of this.#rooms.values()) {
+      if (this.#closing || !room.sharedHere) continue;
+      counted++;
+      void room.recount();
+    }
+    return counted;
   }
 
   get liveRooms(): number {
@@ -478,6 +503,7 @@ export class RoomManager {
     this.#closing = true;
     clearInterval(this.#sweeper);
     clearTimeout(this.#clockWatch);
+    clearInterval(this.#recounter);
     await Promise.allSettled([...this.#loading.values()]);
     for (const room of this.#rooms.values()) room.stop();
     await Promise.all([...this.#rooms.values()].map((room) => room.drain()));
@@ -543,6 +569,8 @@ function liveEntryOf(state: RoomState): LiveRoom {
 
 /** How far back a starting server looks for timed games in play, and how many it loads. */
 const RESUMED_CLOCKS_MS = 7 * 86_400_000;
+/** A crashed node's players show as gone within about this long (plus the adapter's timeout). */
+const PRESENCE_RECOUNT_MS = 10_000;
 const RESUMED_CLOCKS_MAX = 10_000;
 
 /** The old room's token hash of `side`'s seat, kept on its holder's seat in the rematch. */

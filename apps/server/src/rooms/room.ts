@@ -760,6 +760,26 @@ export class Room {
     return here.tiger + here.goat + here.spectators > 0;
   }
 
+  /**
+   * Several nodes: whether this node holds a socket of the room and the stored presence says
+   * another node holds some too. Those are counted again now and then (`recountShared`): a node
+   * that crashed sends no disconnects, and its players would show here as connected for good.
+   */
+  get sharedHere(): boolean {
+    const total = this.#state.presence;
+    if (total === null || this.#gone || this.#stopped) return false;
+    const here = localPresence(this.#state);
+    const local = here.tiger + here.goat + here.spectators;
+    return (
+      local > 0 && (total.tiger > here.tiger || total.goat > here.goat || total.spectators > here.spectators)
+    );
+  }
+
+  /** Counts who is here across nodes again (several nodes); stores it when it changed. */
+  recount(): Promise<Reduction> {
+    return this.dispatch({ type: 'presence', remote: NO_ONE });
+  }
+
   /** Several nodes, and the stored presence (every node's sockets) is this node's own. */
   #alone(): boolean {
     const total = this.#state.presence;
