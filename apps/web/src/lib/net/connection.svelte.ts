@@ -95,8 +95,8 @@ export class GameConnection {
   readonly roomId: string;
   #socket: GameSocket;
   #tokens: TokenStore;
-  /** The key of a seat claim not known to have been taken, by side (see claim). */
-  readonly #claimKeys = new Map<Side, string>();
+  /** The seat claim not answered yet, with its key: sent again after each join until it is (see claim). */
+  #claiming: { side: Side; key: string } | null = null;
   #ackTimeoutMs: number;
 
   #snapshot = $state.raw<Snapshot | null>(null);
@@ -281,8 +281,9 @@ export class GameConnection {
   }
 
   /**
-   * Takes a free seat. The claim's key is kept until a reply says it took the seat: a claim tried
-   * again after a lost reply (it may have been stored) gets the same token from the server.
+   * Takes a free seat. The claim (its key) is kept until the server answers it: a claim whose
+   * answer was lost or late (it may have been stored) is sent again after the next join, and the
+   * server gives the same key the same token, and the seat if an earlier try took it.
    */
   claim(side: Side): void {
     if (!this.connected) {
@@ -290,21 +291,23 @@ export class GameConnection {
       return;
     }
     this.#error = null;
-    let claimKey = this.#claimKeys.get(side);
-    if (claimKey === undefined) {
-      claimKey = randomKey();
-      this.#claimKeys.set(side, claimKey);
-    }
-    this.#socket
-      .timeout(this.#ackTimeoutMs)
-      .emit('seat:claim', { roomId: this.roomId, side, claimKey }, (timeout, reply) => {
-        if (timeout) return this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
-        if (!reply.ok) return this.#fail(reply.error);
-        this.#claimKeys.delete(side);
-        this.#tokens.set(this.roomId, reply.seatToken);
-        this.#role = side;
-        this.#replace(reply.snapshot);
-      });
+    if (this.#claiming?.side !== side) this.#claiming = { side, key: randomKey() };
+    this.#sendClaim(this.#claiming);
+  }
+
+  #sendClaim(claim: { side: Side; key: string }): void {
+    const request = { roomId: this.roomId, side: claim.side, claimKey: claim.key };
+    this.#socket.timeout(this.#ackTimeoutMs).emit('seat:claim', request, (timeout, reply) => {
+      if (this.#claiming !== claim) return; // answered meanwhile
+      // No answer (the connection dropped, or the server is slow): the join after it tries again.
+      if (timeout) return this.connected ? this.join() : undefined;
+      if (!reply.ok && reply.error.code === 'UNAVAILABLE') return this.#rejoinSoon();
+      this.#claiming = null;
+      if (!reply.ok) return this.#fail(reply.error);
+      this.#tokens.set(this.roomId, reply.seatToken);
+      this.#role = claim.side;
+      this.#replace(reply.snapshot);
+    });
   }
 
   /**
@@ -426,6 +429,7 @@ export class GameConnection {
     if (this.#error?.code === 'OFFLINE' || this.#error === this.#joinFailure) this.#error = null;
     this.#joinFailure = null;
     if (this.#snapshot) this.#settleOutbox(this.#snapshot);
+    if (this.#claiming) this.#sendClaim(this.#claiming);
   }
 
   #onLost(): void {
