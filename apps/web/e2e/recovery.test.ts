@@ -78,3 +78,75 @@ describe('web e2e: lost and late answers (Chromium)', () => {
     });
   }
 });
+
+/** Creates a game against the beginner computer, the player on goats: its room and the player's token. */
+async function botRoom(base: string): Promise<{ roomId: string; seatToken: string }> {
+  const response = await fetch(`${base}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ variant: 'bagh-chal', side: 'goat', clock: null, opponent: { bot: 'beginner' } }),
+  });
+  if (!response.ok) throw new Error(`create: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as { roomId: string; seatToken: string };
+}
+
+/** Opens `roomId` on `page` holding `seatToken` (as a page that created or claimed it would). */
+async function openWithToken(page: Page, base: string, roomId: string, seatToken: string): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.evaluate(
+    ([room, token]) => localStorage.setItem(`bagh:seat:${room}`, token!),
+    [roomId, seatToken],
+  );
+  await page.goto(`${base}/r/${roomId}`);
+}
+
+describe('web e2e: a refused first join (Chromium)', () => {
+  // One game against the computer in play per address: the second one's join is refused RATE_LIMITED.
+  const harness = useHarness({ BOT_GAMES_PER_ADDRESS: '1' });
+
+  it('says why (RATE_LIMITED), tries again by itself, and gets in once it may', {
+    timeout: 90_000,
+  }, async () => {
+    const { base } = harness();
+    const { open, errors } = pageOpener(harness().browser);
+    const first = await botRoom(base);
+    // A restart forgets that the first game is in play; a second one takes the address's place.
+    await harness().stopServer('SIGTERM');
+    await harness().startServer();
+    const second = await botRoom(base);
+    const player = await open('player');
+    await openWithToken(player, base, first.roomId, first.seatToken);
+    const loading = player.locator('.loading');
+    await expect.poll(() => loading.getAttribute('data-join-error')).toBe('RATE_LIMITED');
+    expect(await loading.textContent()).toMatch(/^Slow down a little \(.+\)\. Trying again…$/);
+    // The second game ends: the first one's join, tried again, is let in.
+    const other = await open('other tab');
+    await openWithToken(other, base, second.roomId, second.seatToken);
+    await other.getByRole('button', { name: 'Abort' }).click();
+    await other.locator('[data-result]').waitFor();
+    await player.locator('[data-seat="goat"] .you').waitFor({ timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await player.context().close();
+    await other.context().close();
+  });
+
+  it('says the server cannot be reached when reloaded while it is down, and joins once it is back', {
+    timeout: 90_000,
+  }, async () => {
+    const { base } = harness();
+    const { open, errors } = pageOpener(harness().browser);
+    const goat = await open('goat');
+    await createRoom(goat, base, 'goat');
+    // The service worker serves the page's shell while the server is down.
+    await goat.evaluate(() => navigator.serviceWorker.ready);
+    await expect.poll(() => goat.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await harness().stopServer('SIGTERM');
+    await goat.reload();
+    const loading = goat.locator('.loading');
+    await expect.poll(() => loading.textContent()).toBe('The server cannot be reached. Trying again…');
+    await harness().startServer();
+    await goat.locator('[data-seat="goat"] .you').waitFor({ timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await goat.context().close();
+  });
+});

@@ -17,7 +17,6 @@ import type {
   ChatMessage,
   ClientEvent,
   ClientToServerEvents,
-  ErrorCode,
   ErrorInfo,
   RequestOf,
   Role,
@@ -60,8 +59,16 @@ const RESYNC_AFTER_HIDDEN_MS = 5000;
 const jitteredDelay = (): number =>
   RECONNECT.delayMs * (1 - RECONNECT.jitter + 2 * RECONNECT.jitter * Math.random());
 
-/** Refusals of a re-join that may pass a moment later. */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['UNAVAILABLE', 'INTERNAL', 'RATE_LIMITED', 'STALE']);
+/** Refusals of a join that may pass a moment later: it is tried again by itself. */
+const RETRYABLE: ReadonlySet<string> = new Set([
+  'UNAVAILABLE',
+  'INTERNAL',
+  'RATE_LIMITED',
+  'STALE',
+  'OFFLINE',
+]);
+/** A join failure that passes by itself: the page tries again (OFFLINE: the server cannot be reached). */
+export const retrying = (error: ClientError): boolean => RETRYABLE.has(error.code);
 
 /** The move this page made and the server has not confirmed yet. */
 interface OutgoingMove {
@@ -123,7 +130,7 @@ export class GameConnection {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #backOnlineTimer: ReturnType<typeof setTimeout> | undefined;
   #hiddenSince: number | null = null;
-  #joinFailure: ClientError | null = null;
+  #joinFailure = $state.raw<ClientError | null>(null);
   #unbind: (() => void)[] = [];
   #listeners = new Set<(event: RoomEvent) => void>();
 
@@ -152,6 +159,7 @@ export class GameConnection {
     this.#on('connect', () => this.join());
     this.#on('disconnect', () => this.#onLost());
     this.#on('connect_error', () => {
+      this.#joinFailure = { code: 'OFFLINE', message: m.net_unreachable() };
       if (this.#status !== 'connecting') this.#status = this.#downStatus();
       if (!this.#socket.active) this.#retrySoon(); // refused outright: Socket.IO will not retry
     });
@@ -199,6 +207,10 @@ export class GameConnection {
   /** Joined and in sync: what the page shows is live (presence included) and intents go out. */
   get connected(): boolean {
     return this.#status === 'online' || this.#status === 'back-online';
+  }
+  /** Why the last join failed (OFFLINE: the server could not be reached), until one succeeds. */
+  get joinError(): ClientError | null {
+    return this.#joinFailure;
   }
   /** The last failed intent, until the next intent or dismissError(). */
   get lastError(): ClientError | null {
@@ -266,7 +278,7 @@ export class GameConnection {
       // No answer on an open connection: it may be dead (a laptop that slept); start afresh.
       if (timeout) return this.#reconnectNow();
       if (!reply.ok) {
-        if (this.#snapshot && RETRYABLE.has(reply.error.code)) this.#rejoinSoon();
+        if (retrying(reply.error)) this.#rejoinSoon();
         this.#joinFailure = reply.error;
         return this.#fail(reply.error);
       }

@@ -213,6 +213,24 @@ describe('GameConnection', () => {
     expect((socket.last('seat:claim').request as { claimKey: string }).claimKey).not.toBe(first.claimKey);
   });
 
+  it('a first join refused for a while (UNAVAILABLE, RATE_LIMITED) or out of reach says why and is tried again', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = setup(TOKEN);
+    conn.connect();
+    socket.fire('connect_error', new Error('xhr poll error'));
+    expect(conn.joinError?.code).toBe('OFFLINE');
+    for (const code of ['UNAVAILABLE', 'RATE_LIMITED']) {
+      const joins = socket.count('room:join');
+      socket.last('room:join').ack(null, { ok: false, error: { code, message: 'later' } });
+      expect(conn.joinError?.code).toBe(code);
+      vi.advanceTimersByTime(2 * RECONNECT.delayMs * (1 + RECONNECT.jitter));
+      expect(socket.count('room:join')).toBe(joins + 1);
+    }
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(conn.joinError).toBeNull();
+    expect(conn.role).toBe('goat');
+  });
+
   it('claim stores the seat token; move sends ply and surfaces ack errors', () => {
     const { socket, conn, saved } = setup();
     conn.connect();
