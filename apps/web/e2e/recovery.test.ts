@@ -4,9 +4,11 @@
  * late. The page's socket goes through Playwright's WebSocket route, which can hold back or drop
  * one of the server's acks (and close the connection with it), as a flaky network would.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createRoom, pageOpener, useHarness } from './harness.js';
+import { clickMove, createRoom, pageOpener, shownMove, takeSeat, useHarness } from './harness.js';
 
 /** How the route treats the server's ack to the page's first `event`: dropped with the connection, or held. */
 type Trouble = { drop: true } | { holdMs: number };
@@ -148,5 +150,29 @@ describe('web e2e: a refused first join (Chromium)', () => {
     await goat.locator('[data-seat="goat"] .you').waitFor({ timeout: 30_000 });
     expect(errors).toEqual([]);
     await goat.context().close();
+  });
+  // Last here: it loses the server's data.
+  it('a room gone while its pages were open (a re-join refused NOT_FOUND) says so: no board, no clock, no moves', {
+    timeout: 90_000,
+  }, async () => {
+    const { base, dataDir } = harness();
+    const { open, errors } = pageOpener(harness().browser);
+    const goat = await open('goat');
+    const link = await createRoom(goat, base, 'goat');
+    const tiger = await open('tiger');
+    await takeSeat(tiger, link, 'tiger');
+    await clickMove(goat, 'G@c3');
+    await shownMove(tiger, 1);
+    await harness().stopServer('SIGKILL');
+    for (const file of ['bagh.sqlite', 'bagh.sqlite-wal', 'bagh.sqlite-shm'])
+      rmSync(join(dataDir, file), { force: true });
+    await harness().startServer();
+    for (const page of [goat, tiger]) {
+      await page.locator('.missing h1').getByText('Room not found').waitFor({ timeout: 30_000 });
+      expect(await page.locator('[data-point], [data-clock], [data-connection]').count()).toBe(0);
+    }
+    expect(errors).toEqual([]);
+    await goat.context().close();
+    await tiger.context().close();
   });
 });
