@@ -53,6 +53,56 @@ const tokenOf = (page: Page, roomId: string) =>
 describe('web e2e: lost and late answers (Chromium)', () => {
   const harness = useHarness();
 
+  /** A game of two pages, the goat's first move played; the tiger's socket routed through `troubleAck`. */
+  async function started(event: string) {
+    const { open, errors } = pageOpener(harness().browser);
+    const goat = await open('goat');
+    const link = await createRoom(goat, harness().base, 'goat');
+    const tiger = await open('tiger');
+    await troubleAck(tiger, event, { drop: true });
+    await takeSeat(tiger, link, 'tiger');
+    await clickMove(goat, 'G@c3');
+    await shownMove(tiger, 1);
+    return { goat, tiger, errors };
+  }
+  const backOnline = (page: Page) =>
+    page.locator('[data-connection="online"], [data-connection="back-online"]').waitFor({ timeout: 30_000 });
+
+  it('a resignation whose answer was lost: the re-join shows it done, and no "did not answer" stays', {
+    timeout: 90_000,
+  }, async () => {
+    const { goat, tiger, errors } = await started('resign');
+    await tiger.getByRole('button', { name: 'Resign' }).click();
+    await tiger.getByRole('button', { name: 'Yes, resign' }).click();
+    await backOnline(tiger);
+    expect(await tiger.locator('[data-result]').textContent()).toMatch(/resign/i);
+    await expect.poll(() => tiger.locator('[data-error]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await goat.context().close();
+    await tiger.context().close();
+  });
+
+  it('a chat message whose answer was lost: shown after the re-join, no error left, the text kept', {
+    timeout: 90_000,
+  }, async () => {
+    const { goat, tiger, errors } = await started('chat:send');
+    const input = tiger.getByLabel('Chat message');
+    await input.fill('hello');
+    await input.press('Enter');
+    await backOnline(tiger);
+    await tiger.locator('.chat li').getByText('hello').waitFor();
+    await expect.poll(() => tiger.locator('[data-error]').count()).toBe(0);
+    // Unanswered: the page cannot know it was sent; the text stays, to send again or clear.
+    expect(await input.inputValue()).toBe('hello');
+    // Answered: cleared.
+    await input.press('Enter');
+    await expect.poll(() => input.inputValue()).toBe('');
+    await goat.locator('.chat li').getByText('hello').nth(1).waitFor();
+    expect(errors).toEqual([]);
+    await goat.context().close();
+    await tiger.context().close();
+  });
+
   for (const [name, trouble] of [
     ['lost with the connection', { drop: true }],
     ['late (past the page’s 8 s)', { holdMs: 9_000 }],

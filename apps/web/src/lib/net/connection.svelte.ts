@@ -363,23 +363,28 @@ export class GameConnection {
   claimAbandoned(outcome: 'win' | 'draw'): void {
     this.#command('abandon:claim', { roomId: this.roomId, outcome });
   }
-  sendChat(channel: ChatChannel, text: string): void {
-    this.#command('chat:send', { roomId: this.roomId, channel, text });
+  /** Resolves true once the server took the message. */
+  sendChat(channel: ChatChannel, text: string): Promise<boolean> {
+    return this.#command('chat:send', { roomId: this.roomId, channel, text });
   }
 
-  /** A game command: acked, its failure shown as `lastError`. */
-  #command<E extends GameCommand>(event: E, payload: RequestOf<E>): void {
-    if (!this.connected) {
-      this.#fail({ code: 'OFFLINE', message: m.net_offline() });
-      return;
-    }
-    this.#error = null;
-    // Socket.IO's emit types stay unresolved for a generic event: this one call goes through the
-    // socket's untyped face, and the registry's types are this method's signature.
-    const wire: Socket = this.#socket;
-    wire.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout: Error | null, reply: AckOf<E>) => {
-      if (timeout) return this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
-      if (!reply.ok) this.#fail(reply.error);
+  /** A game command: acked, its failure shown as `lastError`; resolves true if the server took it. */
+  #command<E extends GameCommand>(event: E, payload: RequestOf<E>): Promise<boolean> {
+    return new Promise((done) => {
+      if (!this.connected) {
+        this.#fail({ code: 'OFFLINE', message: m.net_offline() });
+        return done(false);
+      }
+      this.#error = null;
+      // Socket.IO's emit types stay unresolved for a generic event: this one call goes through the
+      // socket's untyped face, and the registry's types are this method's signature.
+      const wire: Socket = this.#socket;
+      wire.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout: Error | null, reply: AckOf<E>) => {
+        done(!timeout && reply.ok);
+        // No answer: it may have been done all the same; the next re-join shows (and clears this).
+        if (timeout) this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
+        else if (!reply.ok) this.#fail(reply.error);
+      });
     });
   }
 
@@ -437,8 +442,10 @@ export class GameConnection {
     } else {
       this.#status = 'online';
     }
-    // What the loss caused is over: an intent refused offline, a re-join refused meanwhile.
-    if (this.#error?.code === 'OFFLINE' || this.#error === this.#joinFailure) this.#error = null;
+    // What the loss caused is over: an intent refused offline or unanswered (the snapshot shows
+    // whether it was done), a re-join refused meanwhile.
+    const code = this.#error?.code;
+    if (code === 'OFFLINE' || code === 'TIMEOUT' || this.#error === this.#joinFailure) this.#error = null;
     this.#joinFailure = null;
     if (this.#snapshot) this.#settleOutbox(this.#snapshot);
     if (this.#claiming) this.#sendClaim(this.#claiming);
