@@ -152,6 +152,38 @@ async function openWithToken(page: Page, base: string, roomId: string, seatToken
   await page.goto(`${base}/r/${roomId}`);
 }
 
+describe('web e2e: a rematch started while a player was away (Chromium)', () => {
+  const harness = useHarness();
+
+  it('the rematch link seats them with their token of the old room', { timeout: 90_000 }, async () => {
+    const { open, errors } = pageOpener(harness().browser);
+    const goat = await open('goat');
+    const link = await createRoom(goat, harness().base, 'goat');
+    const tiger = await open('tiger');
+    await takeSeat(tiger, link, 'tiger');
+    await clickMove(goat, 'G@c3');
+    await shownMove(tiger, 1);
+    await goat.getByRole('button', { name: 'Resign' }).click();
+    await goat.getByRole('button', { name: 'Yes, resign' }).click();
+    await tiger.getByRole('button', { name: 'Offer rematch' }).click();
+    await goat.getByRole('button', { name: 'Accept rematch' }).waitFor();
+    // The offerer's network drops while the goat accepts: their page misses seat:assigned.
+    await tiger.context().setOffline(true);
+    await tiger.locator('[data-connection="offline"]').waitFor();
+    await goat.getByRole('button', { name: 'Accept rematch' }).click();
+    await goat.waitForURL((url) => url.href !== link);
+    await tiger.context().setOffline(false);
+    await tiger.locator('[data-rematch-link]').click();
+    await tiger.waitForURL(goat.url());
+    // Sides swapped: the tiger plays goats now, seated, not watching.
+    await tiger.locator('[data-seat="goat"] .you').waitFor();
+    expect(await tiger.locator('[data-seat] .you').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await goat.context().close();
+    await tiger.context().close();
+  });
+});
+
 describe('web e2e: a refused first join (Chromium)', () => {
   // One game against the computer in play per address: the second one's join is refused RATE_LIMITED.
   const harness = useHarness({ BOT_GAMES_PER_ADDRESS: '1' });

@@ -540,6 +540,11 @@ export class GameConnection {
     if (this.#snapshot && snapshot.version < this.#snapshot.version) return;
     this.#offset = Date.now() - snapshot.at;
     this.#snapshot = snapshot;
+    // A rematch whose seat:assigned this page missed (it was away): the player's token of this
+    // room holds their seat in the new one too (rematch:accept), so the rematch link seats them.
+    const next = snapshot.rematch?.roomId;
+    const token = this.#tokens.get(this.roomId);
+    if (next && token && !this.#tokens.get(next)) this.#tokens.set(next, token);
   }
 
   #fail(error: ClientError): void {
