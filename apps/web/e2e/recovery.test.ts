@@ -184,6 +184,59 @@ describe('web e2e: a rematch started while a player was away (Chromium)', () => 
   });
 });
 
+describe('web e2e: an old page after a deploy (Chromium)', () => {
+  const harness = useHarness();
+
+  /**
+   * A page of the old build whose language chunk is gone from the server (`missing` times: the
+   * new build has its own), with no service worker to answer from its cache.
+   */
+  async function oldPage(missing: number) {
+    const context = await harness().browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${harness().base}/computer`);
+    await page.locator('[data-language]').waitFor();
+    let loads = 0;
+    page.on('load', () => loads++);
+    let left = missing;
+    await page.route(/\/assets\/ne-[\w-]+\.js$/, (route) =>
+      left-- > 0 ? route.fulfill({ status: 404, body: 'gone' }) : route.continue(),
+    );
+    return { page, errors, loads: () => loads };
+  }
+
+  it('a language switch whose chunk is gone reloads the page once, in the language chosen', {
+    timeout: 60_000,
+  }, async () => {
+    const { page, errors, loads } = await oldPage(1);
+    await page.locator('[data-language]').selectOption('ne');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ne');
+    expect(loads()).toBe(1);
+    expect(await page.locator('[data-language]').inputValue()).toBe('ne');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a chunk missing from the new build too: one reload, no loop, the language shown stays chosen', {
+    timeout: 60_000,
+  }, async () => {
+    const { page, errors, loads } = await oldPage(Number.POSITIVE_INFINITY);
+    await page.locator('[data-language]').selectOption('ne');
+    await expect.poll(loads).toBe(1);
+    await page.locator('[data-language]').waitFor();
+    // The reloaded page could not show Nepali either: English, and no second reload.
+    await page.locator('[data-language]').selectOption('ne');
+    await expect.poll(() => page.locator('[data-language]').inputValue()).toBe('en');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(loads()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe('web e2e: a refused first join (Chromium)', () => {
   // One game against the computer in play per address: the second one's join is refused RATE_LIMITED.
   const harness = useHarness({ BOT_GAMES_PER_ADDRESS: '1' });
