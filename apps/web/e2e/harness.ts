@@ -44,6 +44,8 @@ function requireBuiltParts(): void {
 
 export interface Harness {
   readonly base: string;
+  /** The server's DATA_DIR (its SQLite database). */
+  readonly dataDir: string;
   readonly browser: Browser;
   /** Everything every server process of this harness wrote. */
   readonly log: () => string;
@@ -127,6 +129,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   });
   return {
     base,
+    dataDir,
     browser,
     log: () => log,
     stopServer,

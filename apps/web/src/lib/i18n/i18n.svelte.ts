@@ -94,14 +94,21 @@ class I18n {
     await this.#show(wanted).catch(() => this.#show(baseLocale));
   }
 
-  /** Switches the page's language (its messages loaded first) and remembers the choice. */
-  async set(locale: Locale): Promise<void> {
-    await this.#show(locale);
+  /**
+   * Switches the page's language (its messages loaded first) and remembers the choice. Resolves
+   * false when its messages cannot be loaded: the page stays in its language (after a deploy,
+   * main.ts reloads it, and the choice remembered shows in the new build).
+   */
+  set(locale: Locale): Promise<boolean> {
     try {
       localStorage.setItem(KEY, locale);
     } catch {
       // not remembered
     }
+    return this.#show(locale).then(
+      () => true,
+      () => false,
+    );
   }
 
   async #show(locale: Locale): Promise<void> {

@@ -17,7 +17,6 @@ import type {
   ChatMessage,
   ClientEvent,
   ClientToServerEvents,
-  ErrorCode,
   ErrorInfo,
   RequestOf,
   Role,
@@ -60,8 +59,16 @@ const RESYNC_AFTER_HIDDEN_MS = 5000;
 const jitteredDelay = (): number =>
   RECONNECT.delayMs * (1 - RECONNECT.jitter + 2 * RECONNECT.jitter * Math.random());
 
-/** Refusals of a re-join that may pass a moment later. */
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['UNAVAILABLE', 'INTERNAL', 'RATE_LIMITED', 'STALE']);
+/** Refusals of a join that may pass a moment later: it is tried again by itself. */
+const RETRYABLE: ReadonlySet<string> = new Set([
+  'UNAVAILABLE',
+  'INTERNAL',
+  'RATE_LIMITED',
+  'STALE',
+  'OFFLINE',
+]);
+/** A join failure that passes by itself: the page tries again (OFFLINE: the server cannot be reached). */
+export const retrying = (error: ClientError): boolean => RETRYABLE.has(error.code);
 
 /** The move this page made and the server has not confirmed yet. */
 interface OutgoingMove {
@@ -95,8 +102,8 @@ export class GameConnection {
   readonly roomId: string;
   #socket: GameSocket;
   #tokens: TokenStore;
-  /** The key of a seat claim not known to have been taken, by side (see claim). */
-  readonly #claimKeys = new Map<Side, string>();
+  /** The seat claim not answered yet, with its key: sent again after each join until it is (see claim). */
+  #claiming: { side: Side; key: string } | null = null;
   #ackTimeoutMs: number;
 
   #snapshot = $state.raw<Snapshot | null>(null);
@@ -123,7 +130,7 @@ export class GameConnection {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #backOnlineTimer: ReturnType<typeof setTimeout> | undefined;
   #hiddenSince: number | null = null;
-  #joinFailure: ClientError | null = null;
+  #joinFailure = $state.raw<ClientError | null>(null);
   #unbind: (() => void)[] = [];
   #listeners = new Set<(event: RoomEvent) => void>();
 
@@ -152,6 +159,7 @@ export class GameConnection {
     this.#on('connect', () => this.join());
     this.#on('disconnect', () => this.#onLost());
     this.#on('connect_error', () => {
+      this.#joinFailure = { code: 'OFFLINE', message: m.net_unreachable() };
       if (this.#status !== 'connecting') this.#status = this.#downStatus();
       if (!this.#socket.active) this.#retrySoon(); // refused outright: Socket.IO will not retry
     });
@@ -199,6 +207,10 @@ export class GameConnection {
   /** Joined and in sync: what the page shows is live (presence included) and intents go out. */
   get connected(): boolean {
     return this.#status === 'online' || this.#status === 'back-online';
+  }
+  /** Why the last join failed (OFFLINE: the server could not be reached), until one succeeds. */
+  get joinError(): ClientError | null {
+    return this.#joinFailure;
   }
   /** The last failed intent, until the next intent or dismissError(). */
   get lastError(): ClientError | null {
@@ -266,7 +278,7 @@ export class GameConnection {
       // No answer on an open connection: it may be dead (a laptop that slept); start afresh.
       if (timeout) return this.#reconnectNow();
       if (!reply.ok) {
-        if (this.#snapshot && RETRYABLE.has(reply.error.code)) this.#rejoinSoon();
+        if (retrying(reply.error)) this.#rejoinSoon();
         this.#joinFailure = reply.error;
         return this.#fail(reply.error);
       }
@@ -281,8 +293,9 @@ export class GameConnection {
   }
 
   /**
-   * Takes a free seat. The claim's key is kept until a reply says it took the seat: a claim tried
-   * again after a lost reply (it may have been stored) gets the same token from the server.
+   * Takes a free seat. The claim (its key) is kept until the server answers it: a claim whose
+   * answer was lost or late (it may have been stored) is sent again after the next join, and the
+   * server gives the same key the same token, and the seat if an earlier try took it.
    */
   claim(side: Side): void {
     if (!this.connected) {
@@ -290,21 +303,23 @@ export class GameConnection {
       return;
     }
     this.#error = null;
-    let claimKey = this.#claimKeys.get(side);
-    if (claimKey === undefined) {
-      claimKey = randomKey();
-      this.#claimKeys.set(side, claimKey);
-    }
-    this.#socket
-      .timeout(this.#ackTimeoutMs)
-      .emit('seat:claim', { roomId: this.roomId, side, claimKey }, (timeout, reply) => {
-        if (timeout) return this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
-        if (!reply.ok) return this.#fail(reply.error);
-        this.#claimKeys.delete(side);
-        this.#tokens.set(this.roomId, reply.seatToken);
-        this.#role = side;
-        this.#replace(reply.snapshot);
-      });
+    if (this.#claiming?.side !== side) this.#claiming = { side, key: randomKey() };
+    this.#sendClaim(this.#claiming);
+  }
+
+  #sendClaim(claim: { side: Side; key: string }): void {
+    const request = { roomId: this.roomId, side: claim.side, claimKey: claim.key };
+    this.#socket.timeout(this.#ackTimeoutMs).emit('seat:claim', request, (timeout, reply) => {
+      if (this.#claiming !== claim) return; // answered meanwhile
+      // No answer (the connection dropped, or the server is slow): the join after it tries again.
+      if (timeout) return this.connected ? this.join() : undefined;
+      if (!reply.ok && reply.error.code === 'UNAVAILABLE') return this.#rejoinSoon();
+      this.#claiming = null;
+      if (!reply.ok) return this.#fail(reply.error);
+      this.#tokens.set(this.roomId, reply.seatToken);
+      this.#role = claim.side;
+      this.#replace(reply.snapshot);
+    });
   }
 
   /**
@@ -348,23 +363,28 @@ export class GameConnection {
   claimAbandoned(outcome: 'win' | 'draw'): void {
     this.#command('abandon:claim', { roomId: this.roomId, outcome });
   }
-  sendChat(channel: ChatChannel, text: string): void {
-    this.#command('chat:send', { roomId: this.roomId, channel, text });
+  /** Resolves true once the server took the message. */
+  sendChat(channel: ChatChannel, text: string): Promise<boolean> {
+    return this.#command('chat:send', { roomId: this.roomId, channel, text });
   }
 
-  /** A game command: acked, its failure shown as `lastError`. */
-  #command<E extends GameCommand>(event: E, payload: RequestOf<E>): void {
-    if (!this.connected) {
-      this.#fail({ code: 'OFFLINE', message: m.net_offline() });
-      return;
-    }
-    this.#error = null;
-    // Socket.IO's emit types stay unresolved for a generic event: this one call goes through the
-    // socket's untyped face, and the registry's types are this method's signature.
-    const wire: Socket = this.#socket;
-    wire.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout: Error | null, reply: AckOf<E>) => {
-      if (timeout) return this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
-      if (!reply.ok) this.#fail(reply.error);
+  /** A game command: acked, its failure shown as `lastError`; resolves true if the server took it. */
+  #command<E extends GameCommand>(event: E, payload: RequestOf<E>): Promise<boolean> {
+    return new Promise((done) => {
+      if (!this.connected) {
+        this.#fail({ code: 'OFFLINE', message: m.net_offline() });
+        return done(false);
+      }
+      this.#error = null;
+      // Socket.IO's emit types stay unresolved for a generic event: this one call goes through the
+      // socket's untyped face, and the registry's types are this method's signature.
+      const wire: Socket = this.#socket;
+      wire.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout: Error | null, reply: AckOf<E>) => {
+        done(!timeout && reply.ok);
+        // No answer: it may have been done all the same; the next re-join shows (and clears this).
+        if (timeout) this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
+        else if (!reply.ok) this.#fail(reply.error);
+      });
     });
   }
 
@@ -422,10 +442,13 @@ export class GameConnection {
     } else {
       this.#status = 'online';
     }
-    // What the loss caused is over: an intent refused offline, a re-join refused meanwhile.
-    if (this.#error?.code === 'OFFLINE' || this.#error === this.#joinFailure) this.#error = null;
+    // What the loss caused is over: an intent refused offline or unanswered (the snapshot shows
+    // whether it was done), a re-join refused meanwhile.
+    const code = this.#error?.code;
+    if (code === 'OFFLINE' || code === 'TIMEOUT' || this.#error === this.#joinFailure) this.#error = null;
     this.#joinFailure = null;
     if (this.#snapshot) this.#settleOutbox(this.#snapshot);
+    if (this.#claiming) this.#sendClaim(this.#claiming);
   }
 
   #onLost(): void {
@@ -517,6 +540,11 @@ export class GameConnection {
     if (this.#snapshot && snapshot.version < this.#snapshot.version) return;
     this.#offset = Date.now() - snapshot.at;
     this.#snapshot = snapshot;
+    // A rematch whose seat:assigned this page missed (it was away): the player's token of this
+    // room holds their seat in the new one too (rematch:accept), so the rematch link seats them.
+    const next = snapshot.rematch?.roomId;
+    const token = this.#tokens.get(this.roomId);
+    if (next && token && !this.#tokens.get(next)) this.#tokens.set(next, token);
   }
 
   #fail(error: ClientError): void {

@@ -181,20 +181,54 @@ describe('GameConnection', () => {
     expect(socket.last('room:join').request).toEqual({ roomId: 'room-abc', since: 7 });
   });
 
-  it('a claim tried again after its reply was lost sends the same claimKey; one that took the seat forgets it', () => {
-    const { socket, conn } = setup();
+  it('a claim whose answer is lost or late is sent again, same claimKey, after the next join until answered', () => {
+    const { socket, conn, saved } = setup();
     conn.connect();
     socket.last('room:join').ack(null, { ok: true, role: 'spectator', snapshot: snap(2, ['G@c3']) });
     conn.claim('tiger');
     const first = socket.last('seat:claim').request as { claimKey: string };
+    // Late on a live connection: a re-join, then the same claim again.
     socket.last('seat:claim').ack(new Error('operation has timed out'));
-    expect(conn.lastError?.code).toBe('TIMEOUT');
-    conn.claim('tiger');
+    expect(conn.lastError).toBeNull();
+    expect(socket.count('room:join')).toBe(2);
+    socket.last('room:join').ack(null, { ok: true, role: 'spectator', snapshot: snap(3, ['G@c3']) });
+    expect(socket.count('seat:claim')).toBe(2);
     expect(socket.last('seat:claim').request).toEqual(first);
-    socket.last('seat:claim').ack(null, { ok: true, seatToken: 't'.repeat(24), snapshot: snap(3, ['G@c3']) });
+    // Lost with the connection: sent again after the re-join that follows the reconnect.
+    socket.drop();
+    socket.connect();
+    expect(socket.count('seat:claim')).toBe(2);
+    socket.last('room:join').ack(null, { ok: true, role: 'spectator', snapshot: snap(3, ['G@c3']) });
+    expect(socket.count('seat:claim')).toBe(3);
+    expect(socket.last('seat:claim').request).toEqual(first);
+    socket.last('seat:claim').ack(null, { ok: true, seatToken: TOKEN, snapshot: snap(3, ['G@c3']) });
     expect(conn.role).toBe('tiger');
-    conn.claim('tiger');
+    expect(saved.get('room-abc')).toBe(TOKEN);
+    // Answered: not sent again; a new claim has a new key.
+    socket.drop();
+    socket.connect();
+    socket.last('room:join').ack(null, { ok: true, role: 'tiger', snapshot: snap(3, ['G@c3']) });
+    expect(socket.count('seat:claim')).toBe(3);
+    conn.claim('goat');
     expect((socket.last('seat:claim').request as { claimKey: string }).claimKey).not.toBe(first.claimKey);
+  });
+
+  it('a first join refused for a while (UNAVAILABLE, RATE_LIMITED) or out of reach says why and is tried again', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = setup(TOKEN);
+    conn.connect();
+    socket.fire('connect_error', new Error('xhr poll error'));
+    expect(conn.joinError?.code).toBe('OFFLINE');
+    for (const code of ['UNAVAILABLE', 'RATE_LIMITED']) {
+      const joins = socket.count('room:join');
+      socket.last('room:join').ack(null, { ok: false, error: { code, message: 'later' } });
+      expect(conn.joinError?.code).toBe(code);
+      vi.advanceTimersByTime(2 * RECONNECT.delayMs * (1 + RECONNECT.jitter));
+      expect(socket.count('room:join')).toBe(joins + 1);
+    }
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(conn.joinError).toBeNull();
+    expect(conn.role).toBe('goat');
   });
 
   it('claim stores the seat token; move sends ply and surfaces ack errors', () => {
