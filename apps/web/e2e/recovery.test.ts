@@ -120,7 +120,8 @@ describe('web e2e: lost and late answers (Chromium)', () => {
       await tiger.getByRole('button', { name: 'Play Tigers' }).click();
       // The claim is sent again after the re-join, with its key: the server's answer is the same seat.
       await tiger.locator('[data-seat="tiger"] .you').waitFor({ timeout: 30_000 });
-      expect(await tokenOf(tiger, roomId)).toMatch(/^[\w-]{20,}$/);
+      // A re-join shows the socket in its seat before the claim sent again is answered with the token.
+      await expect.poll(() => tokenOf(tiger, roomId), { timeout: 15_000 }).toMatch(/^[\w-]{20,}$/);
       expect(await tiger.locator('[data-error]').count()).toBe(0);
       await tiger.reload();
       await tiger.locator('[data-seat="tiger"] .you').waitFor();
