@@ -114,7 +114,6 @@ function tableOracle(table: Tablebase, name: string): MoveOracle {
     captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
     proofExpansions: Number(process.env.BENCH_TB_PROOF ?? RACE_LIMITS.proofExpansions),
     toggleWeight: Number(process.env.BENCH_TB_RACE_TOGGLE ?? RACE_LIMITS.toggleWeight ?? 0),
-    noConcession: (process.env.BENCH_TB_CONCEDE ?? (RACE_LIMITS.noConcession ? '0' : '1')) === '0',
   };
   if (name === 'race' || name === 'keep') return raceOracle(table, name, limits);
   if (name === 'best') return (game) => table.bestMoves(game);

@@ -49,12 +49,6 @@ export interface RaceLimits {
    * Used where the goats search (the root is theirs); the tigers' search ignores it.
    */
   readonly toggleWeight?: number;
-  /**
-   * The goats' race (oracle.ts) leaves out their moves after which the tigers can capture into a
-   * table draw, while a drawing move not proven lost concedes no goat (and the race search does not
-   * find every such move lost).
-   */
-  readonly noConcession?: boolean;
   /** The proof-number search first (oracle.ts): at most this many expansions; none when absent. */
   readonly proofExpansions?: number;
   /** The request's cancellation (a bot worker's), checked with the clock. */
@@ -74,7 +68,6 @@ export const RACE_LIMITS: RaceLimits = {
   captureWeight: 4,
   toggleWeight: 2,
   proofExpansions: 20_000,
-  noConcession: true,
 };
 
 export interface RaceResult {
