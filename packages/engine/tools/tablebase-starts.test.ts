@@ -7,7 +7,7 @@
 import { blockProbe, RaceProver, solveTier, Tablebase } from '@bagh/engine/tablebase';
 import { createGame, type Game, parsePosition, playMoveTexts } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
-import { classifyStart, startClasses } from './tablebase-starts.js';
+import { classifyStart, describeClass, STARTS_EXPANSIONS, startClasses } from './tablebase-starts.js';
 
 const table = Tablebase.fromArrays([solveTier(0, null)], 1);
 function gameAt(position: string, moves: string[]): Game {
@@ -31,6 +31,15 @@ describe('the start classes of the table bench (R13)', () => {
     expect(classifyStart(prover, lost, 5000).lost).toBe('tiger');
     expect(classifyStart(prover, won, 0).lost).toBeNull();
     expect(classifyStart(prover, won, 5000).plies).toBe(3);
+  });
+
+  it("records a budget other than the file's in the entry (a deeper proof), and says it", () => {
+    const deeper = classifyStart(prover, won, 5000);
+    expect(deeper.budget).toBe(5000);
+    expect(describeClass(deeper)).toMatch(
+      /^the goats lose \(proven\) in [\d,]+ expansions \(budget 5,000\)$/,
+    );
+    expect(classifyStart(prover, won, STARTS_EXPANSIONS).budget).toBeUndefined();
   });
 
   it('proves afresh a start the cached file does not match, and says so', () => {

@@ -12,6 +12,11 @@
  * (after `pnpm build`; the count of starts, default 32). The bench checks every entry it uses
  * against its own start list (position and plies) and the budget, and classifies afresh (with a
  * line saying so) any start the file lacks or does not match (only those played, with BENCH_TB_ONLY).
+ *
+ * A start left open at STARTS_EXPANSIONS may be proven on a deeper budget:
+ *   TABLEBASE_DIR=… nice -n 10 node packages/engine/dist-tools/tablebase-starts.js 32 --only 1,15 --expansions 3000000 [--write]
+ * proves only those starts and prints each (with the process's peak memory); `--write` replaces
+ * their entries (and no other) with the deeper class, its `budget` recorded in the entry.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +37,8 @@ export interface StartClass {
   readonly lost: Side | null;
   /** The prover's expansions (to its proof, or the whole budget). */
   readonly expansions: number;
+  /** The prover's budget where it is not the file's (a deeper proof of this start); else absent. */
+  readonly budget?: number;
 }
 
 interface StartsFile {
@@ -74,7 +81,14 @@ export function classifyStart(prover: RaceProver, start: Game, expansions = STAR
     plies: start.moves.length,
     lost,
     expansions: proof?.expansions ?? 0,
+    ...(expansions === STARTS_EXPANSIONS ? {} : { budget: expansions }),
   };
+}
+
+/** "proven lost for the goats in 2,345,678 expansions (budget 3,000,000)", for logs and the bench. */
+export function describeClass(c: StartClass): string {
+  const budget = c.budget === undefined ? '' : ` (budget ${c.budget.toLocaleString('en-US')})`;
+  return `${c.lost ? `the ${c.lost}s lose (proven)` : 'not proven lost'} in ${c.expansions.toLocaleString('en-US')} expansions${budget}`;
 }
 
 function readFile(): StartsFile | null {
@@ -116,26 +130,40 @@ export function startClasses(
   return classes;
 }
 
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const dir = process.env.TABLEBASE_DIR;
   if (!dir) throw new Error('TABLEBASE_DIR must name the built table');
   const count = Number(process.argv[2] ?? 32);
+  const only = option('--only')?.split(',').map(Number);
+  const expansions = Number(option('--expansions') ?? STARTS_EXPANSIONS);
+  const write = only === undefined || process.argv.includes('--write');
   const table = Tablebase.open(dir);
   try {
     const prover = new RaceProver(blockProbe(table), table.winCaptures);
     const starts = drawnStarts(table, count);
-    const classes: StartClass[] = [];
+    const previous = readFile();
+    if (only && previous?.expansions !== STARTS_EXPANSIONS)
+      throw new Error(`--only updates tools/tablebase-starts.json, which must exist first: ${REGENERATE}`);
+    const classes: StartClass[] = only ? [...previous!.starts] : [];
     for (const [i, start] of starts.entries()) {
+      if (only && !only.includes(i)) continue;
       const began = performance.now();
-      const c = classifyStart(prover, start);
-      classes.push(c);
+      const c = classifyStart(prover, start, expansions);
+      classes[i] = c;
       console.log(
-        `start ${i} (${c.position}, after ${c.plies} plies): ${c.lost ? `the ${c.lost}s lose (proven)` : 'not proven lost'} in ${c.expansions.toLocaleString('en-US')} expansions, ${((performance.now() - began) / 1000).toFixed(0)} s`,
+        `start ${i} (${c.position}, after ${c.plies} plies): ${describeClass(c)}, ${((performance.now() - began) / 1000).toFixed(0)} s, peak resident ${(process.resourceUsage().maxRSS / 1024 / 1024).toFixed(2)} GB`,
       );
     }
-    const out: StartsFile = { expansions: STARTS_EXPANSIONS, starts: classes };
-    writeFileSync(FILE, `${JSON.stringify(out, null, 2)}\n`);
-    console.log(`written ${FILE}`);
+    if (write) {
+      const out: StartsFile = { expansions: STARTS_EXPANSIONS, starts: classes };
+      writeFileSync(FILE, `${JSON.stringify(out, null, 2)}\n`);
+      console.log(`written ${FILE}`);
+    }
   } finally {
     table.close();
   }
