@@ -54,12 +54,12 @@ describe('web e2e: lost and late answers (Chromium)', () => {
   const harness = useHarness();
 
   /** A game of two pages, the goat's first move played; the tiger's socket routed through `troubleAck`. */
-  async function started(event: string) {
+  async function started(event: string, trouble: Trouble = { drop: true }) {
     const { open, errors } = pageOpener(harness().browser);
     const goat = await open('goat');
     const link = await createRoom(goat, harness().base, 'goat');
     const tiger = await open('tiger');
-    await troubleAck(tiger, event, { drop: true });
+    await troubleAck(tiger, event, trouble);
     await takeSeat(tiger, link, 'tiger');
     await clickMove(goat, 'G@c3');
     await shownMove(tiger, 1);
@@ -77,6 +77,24 @@ describe('web e2e: lost and late answers (Chromium)', () => {
     await backOnline(tiger);
     expect(await tiger.locator('[data-result]').textContent()).toMatch(/resign/i);
     await expect.poll(() => tiger.locator('[data-error]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await goat.context().close();
+    await tiger.context().close();
+  });
+
+  it('a resignation answered late on a live connection: "did not answer" shows, then the re-join clears it', {
+    timeout: 90_000,
+  }, async () => {
+    const { goat, tiger, errors } = await started('resign', { holdMs: 9_000 });
+    await tiger.getByRole('button', { name: 'Resign' }).click();
+    await tiger.getByRole('button', { name: 'Yes, resign' }).click();
+    await tiger.locator('[data-error]').waitFor({ timeout: 15_000 }); // the page's 8 s ran out
+    // Its re-join (answered once the held frames pass) shows the resignation done, and clears it.
+    await tiger
+      .locator('[data-result]')
+      .getByText(/resign/i)
+      .waitFor({ timeout: 20_000 });
+    await expect.poll(() => tiger.locator('[data-error]').count(), { timeout: 15_000 }).toBe(0);
     expect(errors).toEqual([]);
     await goat.context().close();
     await tiger.context().close();

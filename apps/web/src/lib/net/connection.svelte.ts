@@ -381,9 +381,12 @@ export class GameConnection {
       const wire: Socket = this.#socket;
       wire.timeout(this.#ackTimeoutMs).emit(event, payload, (timeout: Error | null, reply: AckOf<E>) => {
         done(!timeout && reply.ok);
-        // No answer: it may have been done all the same; the next re-join shows (and clears this).
-        if (timeout) this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
-        else if (!reply.ok) this.#fail(reply.error);
+        // No answer: it may have been done all the same; a re-join shows (and clears this), at
+        // once while the connection is up (a slow answer), as for a move.
+        if (timeout) {
+          this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
+          if (this.connected) this.join();
+        } else if (!reply.ok) this.#fail(reply.error);
       });
     });
   }
