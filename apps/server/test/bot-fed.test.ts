@@ -8,6 +8,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BotMoveRequest, BotPool } from '../src/bots/pool.js';
 import { RoomManager } from '../src/rooms/manager.js';
+import { storedWith } from '../src/rooms/room.js';
+import type { PresenceCounts } from '../src/rooms/state.js';
 import { createMemoryStorage } from '../src/storage/memory.js';
 import { sleep, waitUntil } from './helpers.js';
 
@@ -82,5 +84,52 @@ describe("a computer's move for a position another node moved on from", () => {
     asked[1]!.answer('e1-d1');
     await waitUntil(() => room.state.moveTexts.length === 4);
     expect((await storage.loadRoom(roomId))!.version).toBe(room.version);
+  });
+});
+
+describe('the computer of a room held by two nodes', () => {
+  it("is searched only on the node holding its player's socket, not on one holding a spectator's", async () => {
+    const memory = createMemoryStorage();
+    // A store shared by nodes tells the version it holds (PostgreSQL's does).
+    const storage = {
+      ...memory,
+      currentVersion: async (roomId: string) => (await memory.changesSince?.(roomId, 0))?.version ?? null,
+    };
+    const pools = { a: heldPool(), b: heldPool() };
+    const nodes: Record<'a' | 'b', RoomManager> = {} as Record<'a' | 'b', RoomManager>;
+    // Two nodes as the Redis adapter joins them: each hears the other's stored changes (feed),
+    // and counts the other's sockets (the player on A, the spectator on B).
+    const shared = (name: 'a' | 'b', other: 'a' | 'b', remote: PresenceCounts) => {
+      const manager = new RoomManager({
+        storage,
+        log: pino({ level: 'silent' }),
+        broadcast: (event) => {
+          const stored = storedWith.get(event);
+          if (stored) nodes[other].feed(stored);
+        },
+        historySize: 10,
+        idleMs: 60_000,
+        countRemote: async () => remote,
+        bots: { pool: pools[name].pool, minDelayMs: 0 },
+      });
+      managers.push(manager);
+      nodes[name] = manager;
+    };
+    shared('a', 'b', { tiger: 0, goat: 0, spectators: 1 });
+    shared('b', 'a', { tiger: 0, goat: 1, spectators: 0 });
+    const { room } = await nodes.a.create({ variant: 'bagh-chal', options: {}, side: 'goat', bot: 'casual' });
+    const goatHash = room.state.seats.goat.tokenHash ?? '';
+    await nodes.a.dispatch(room.id, { type: 'join', socketId: 'player', tokenHash: goatHash });
+    await nodes.b.dispatch(room.id, { type: 'join', socketId: 'watcher' });
+    expect(
+      await nodes.a.dispatch(room.id, { type: 'move', socketId: 'player', move: 'G@c3', ply: 0 }),
+    ).toMatchObject({
+      ok: true,
+    });
+    await waitUntil(() => pools.a.asked.length === 1);
+    const onB = await nodes.b.get(room.id);
+    await waitUntil(() => onB?.state.moveTexts.length === 1);
+    await sleep(100);
+    expect(pools.b.asked).toHaveLength(0);
   });
 });

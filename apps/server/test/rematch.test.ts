@@ -101,6 +101,25 @@ describe('RoomManager.rematch', () => {
       tokenHash: hashSeatToken('someone-else-someone-else-someone'),
     });
     expect(stranger).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+
+    // A rematch of the rematch, both players again on their first room's tokens: still seated.
+    await manager.dispatch(newRoom, { type: 'resign', socketId: 'g2' });
+    await manager.rematch(newRoom, { socketId: 'g2', accept: false, admit });
+    const again = await manager.rematch(newRoom, { socketId: 't2', accept: true, admit });
+    if (!again.ok || !again.value.started) throw new Error('no second rematch');
+    const third = again.value.started.roomId;
+    expect(
+      await manager.dispatch(third, { type: 'join', socketId: 'g3', tokenHash: goatHash }),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await manager.dispatch(third, { type: 'join', socketId: 't3', tokenHash: TIGER_HASH }),
+    ).toMatchObject({
+      ok: true,
+    });
+    const seats = (await manager.get(third))?.state.seats;
+    expect([seats?.goat.sockets, seats?.tiger.sockets]).toEqual([['g3'], ['t3']]);
   });
 
   it('a refused admission is RATE_LIMITED and creates no room', async () => {

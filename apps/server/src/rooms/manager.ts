@@ -33,6 +33,7 @@ import { snapshotOf } from './snapshot.js';
 import {
   botSeatOf,
   DEFAULT_ABANDON_GRACE_MS,
+  MAX_FORMER_TOKENS,
   newRoomState,
   otherSide,
   type PresenceCounts,
@@ -573,8 +574,16 @@ const RESUMED_CLOCKS_MS = 7 * 86_400_000;
 const PRESENCE_RECOUNT_MS = 10_000;
 const RESUMED_CLOCKS_MAX = 10_000;
 
-/** The old room's token hash of `side`'s seat, kept on its holder's seat in the rematch. */
-function formerHash(of: RoomState, side: Side): { formerTokenHash?: string } {
+/**
+ * The token hashes that held `side`'s seat of the old room — its own and, were it a rematch, those
+ * its holder had before — kept on its holder's seat in the rematch.
+ */
+function formerHash(of: RoomState, side: Side): { formerTokenHashes?: string[] } {
   const hash = of.seats[side].tokenHash;
-  return hash === null ? {} : { formerTokenHash: hash };
+  if (hash === null) return {};
+  const seat = [of.init.creator, of.init.opponent].find(
+    (held) => held?.side === side && held.tokenHash === hash,
+  );
+  const before = seat?.formerTokenHashes ?? [];
+  return { formerTokenHashes: [hash, ...before].slice(0, MAX_FORMER_TOKENS) };
 }

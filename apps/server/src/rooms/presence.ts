@@ -105,8 +105,8 @@ export const sameHashIn = (stored: string | null, candidate: string): boolean =>
 export function sideOfToken(state: RoomState, tokenHash: string): Side | null {
   const own = SIDES.find((side) => sameHashIn(state.seats[side].tokenHash, tokenHash));
   if (own) return own;
-  const former = [state.init.creator, state.init.opponent].find(
-    (seat) => seat?.formerTokenHash !== undefined && sameHash(seat.formerTokenHash, tokenHash),
+  const former = [state.init.creator, state.init.opponent].find((seat) =>
+    seat?.formerTokenHashes?.some((hash) => sameHash(hash, tokenHash)),
   );
   return former && sameHashIn(state.seats[former.side].tokenHash, former.tokenHash) ? former.side : null;
 }

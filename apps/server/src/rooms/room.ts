@@ -423,9 +423,13 @@ export class Room {
     }
     const key = botKeyOf(state);
     const player = otherSide(bot.side);
-    // The computer's own clock running (a timed game, loaded after a restart too), it moves
-    // whether or not its player is here: waiting would lose it the game on time.
-    const here = seatConnected(state, player) || clockInPlay(state)?.running === bot.side;
+    // With several nodes the node holding the player's socket searches; another that holds the
+    // room (a spectator's) hears the moves and leaves it. The computer's own clock running (a
+    // timed game, loaded after a restart too) and its player nowhere, it moves all the same:
+    // waiting would lose it the game on time (every node holding the room then searches; the
+    // version check keeps one move).
+    const local = state.presence === null ? seatConnected(state, player) : localPresence(state)[player] > 0;
+    const here = local || (clockInPlay(state)?.running === bot.side && !seatConnected(state, player));
     if (this.#bot && this.#bot.key !== key) this.#dropBot();
     const current = this.#bot;
     if (current) {

@@ -50,15 +50,19 @@ export interface LastMove {
   readonly version: number;
 }
 
+/** How many rematches back a player's token still holds their seat. */
+export const MAX_FORMER_TOKENS = 8;
+
 const SeatInit = z.object({
   side: SideSchema,
   tokenHash: z.string(),
   /**
-   * A rematch: the hash of this player's token in the room it follows (where they held the other
-   * side). It holds this seat too, so a player whose page missed `seat:assigned` (offline when the
-   * rematch started) takes their seat with the token they have.
+   * A rematch: the hashes of this player's tokens in the rooms it follows (the last first: the
+   * room before, the one before that, …). Each holds this seat too, so a player whose page missed
+   * `seat:assigned` (away when a rematch started, once or several times) takes their seat with
+   * the token they have.
    */
-  formerTokenHash: z.string().optional(),
+  formerTokenHashes: z.array(z.string()).max(MAX_FORMER_TOKENS).optional(),
 });
 const BotInit = z.object({ side: SideSchema, level: BotLevelSchema });
 export type BotSeat = z.infer<typeof BotInit>;
