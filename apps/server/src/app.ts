@@ -207,7 +207,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // Timed games in play are loaded at start, and those this node lacks (a store outage, another
   // node gone) every TIMED_GAMES_CHECK_MS: their clocks run whether or not anyone comes back.
-  rooms.watchClocks(options.timedGamesCheckMs ?? config.TIMED_GAMES_CHECK_MS);
+  rooms.watchClocks(
+    options.timedGamesCheckMs ?? config.TIMED_GAMES_CHECK_MS,
+    config.DATABASE_URL !== undefined,
+  );
   // Limits count people (addresses, seats), not sockets; with Redis, budgets hold across nodes.
   const roomLimits = new RoomLimits(
     new Budget(

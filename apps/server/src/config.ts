@@ -39,8 +39,8 @@ const EnvSchema = z.object({
    */
   TIMED_GAMES_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /**
-   * Several nodes: how often (ms) a node counts again who is here in the rooms it shares with
-   * another node, so that the players of a node that crashed show as gone.
+   * Several nodes: how often (ms) a node looks at how many nodes there are; when one left (a crash
+   * sends no disconnects), the rooms it shares with another count who is here again.
    */
   PRESENCE_RECOUNT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Behind a load balancer: take the client address from X-Forwarded-For (rate limits per client). */

@@ -359,20 +359,24 @@ export class RoomManager {
 
   /**
    * `resumeClocks` now and every `everyMs` after, until close: a start during a store outage, or
-   * a node that died holding timed games, still has their flags fall (late, dated on time).
+   * a node that died holding timed games, still has their flags fall (late, dated on time). A
+   * store of this node's alone (`shared` false) is looked at only until every game has loaded:
+   * no other node can hold its games.
    */
-  watchClocks(everyMs: number): void {
+  watchClocks(everyMs: number, shared: boolean): void {
     const watch = async () => {
+      let done = false;
       try {
         const { loaded, failed } = await this.resumeClocks(Date.now());
         if (loaded > 0)
           this.#opts.log.info({ rooms: loaded }, 'timed games in play loaded: their clocks run');
         if (failed > 0)
           this.#opts.log.warn({ rooms: failed }, 'timed games in play not loaded: tried again later');
+        done = !shared && failed === 0;
       } catch (error) {
         this.#opts.log.warn({ err: error }, 'timed games in play not listed: tried again later');
       }
-      if (!this.#closing) {
+      if (!this.#closing && !done) {
         this.#clockWatch = setTimeout(() => void watch(), everyMs);
         this.#clockWatch.unref();
       }
