@@ -174,6 +174,9 @@ const UNREACHABLE_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT', // a unix socket not there yet: the server is starting
+  '53300', // too_many_connections: the other nodes' pools are full for now
   '57P01', // admin_shutdown
   '57P03', // cannot_connect_now: starting up
 ]);
