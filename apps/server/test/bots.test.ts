@@ -169,7 +169,7 @@ describe('a room against the computer', () => {
     // Nobody comes back: the computer's clock runs, so it answers by itself.
     const second = await server({}, dataDir);
     let moves: readonly string[] = [];
-    for (const deadline = Date.now() + 15_000; moves.length < 2 && Date.now() < deadline; await sleep(100))
+    for (const deadline = Date.now() + 30_000; moves.length < 2 && Date.now() < deadline; await sleep(100))
       moves = (await getSnapshot(second.url, roomId)).moves;
     expect(moves).toHaveLength(2);
     expect(legalMoves(gameOf(['G@c3'])).map(makeMove)).toContain(moves[1]);

@@ -124,7 +124,7 @@ describe('two nodes sharing one PostgreSQL and one Redis', () => {
     await watcher.waitFor((e) => e.snapshot.moves.length === 2);
     await a.kill(); // the node that set the flag timer; nobody comes back
     // B heard every move (its watcher's room) and ends the game when the goats' time runs out.
-    const ended = await watcher.waitFor((e) => e.snapshot.result !== null, 15_000);
+    const ended = await watcher.waitFor((e) => e.snapshot.result !== null, 30_000);
     expect(ended.snapshot.result).toEqual({ winner: 'tiger', reason: 'timeout' });
     expect(ended.snapshot.moves).toEqual(['G@c3', 'a1-b1']);
   });
@@ -150,7 +150,7 @@ describe('two nodes sharing one PostgreSQL and one Redis', () => {
       return listed.games.find((game) => game.roomId === roomId);
     };
     let found: Awaited<ReturnType<typeof archived>>;
-    for (const deadline = Date.now() + 15_000; !found && Date.now() < deadline; await sleep(200))
+    for (const deadline = Date.now() + 30_000; !found && Date.now() < deadline; await sleep(200))
       found = await archived();
     expect(found?.result).toEqual({ winner: 'tiger', reason: 'timeout' });
   });
