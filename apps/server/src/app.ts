@@ -193,6 +193,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...(cluster
       ? {
           countRemote: (roomId: string) => (closing ? Promise.resolve(null) : countRemote(io, roomId)),
+          clusterSize: () => io.of('/').adapter.serverCount(),
           presenceRecountMs: config.PRESENCE_RECOUNT_MS,
         }
       : {}),

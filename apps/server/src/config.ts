@@ -34,8 +34,8 @@ const EnvSchema = z.object({
   /** How long (ms) a player's connections must all be gone before the opponent may claim the game. */
   ABANDON_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   /**
-   * How often (ms) a node looks for timed games in play it does not hold, to end them on time: a
-   * start during a store outage, or another node gone with its games.
+   * How often (ms) a node tries again to load the timed games in play that failed to load (a
+   * start during a store outage), to end them on time; with several nodes, every 20× this too.
    */
   TIMED_GAMES_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   /**

@@ -123,6 +123,7 @@ describe('presence across two nodes', () => {
     await goat.request('room:join', { roomId, seatToken: created.seatToken });
     const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
     expect(presenceOf(claimed.snapshot)).toMatchObject({ tiger: true, goat: true });
+    await sleep(1000); // B has counted two nodes since A started (it looks every 300 ms)
     await a.kill(); // SIGKILL: A says nothing of its goat's socket
     // B counts again by itself: the goat shows as gone, its grace runs, and the tiger may claim.
     const gone = await tiger.waitFor((e) => e.snapshot.seats.goat.connected === false, 20_000);

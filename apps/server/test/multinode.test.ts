@@ -130,7 +130,10 @@ describe('two nodes sharing one PostgreSQL and one Redis', () => {
   });
 
   it('ends a timed game on time on a node that never held it, when the node that did is killed', async () => {
-    const [a, b] = await Promise.all([node(), node({ TIMED_GAMES_CHECK_MS: '300' })]);
+    const [a, b] = await Promise.all([
+      node(),
+      node({ TIMED_GAMES_CHECK_MS: '300', PRESENCE_RECOUNT_MS: '300' }),
+    ]);
     const created = await createRoom(a.url, {
       variant: 'bagh-chal',
       side: 'goat',
@@ -141,6 +144,7 @@ describe('two nodes sharing one PostgreSQL and one Redis', () => {
     await goat.request('room:join', { roomId, seatToken: created.seatToken });
     await tiger.request('seat:claim', { roomId, side: 'tiger' });
     await playMoves({ roomId, goat, tiger }, ['G@c3', 'a1-b1']);
+    await sleep(1000); // B has counted two nodes since A started (it looks every 300 ms)
     await a.kill(); // nobody comes back, and B has no socket of the room
     // The archive is read from the store: listing it does not load the room on B.
     const archived = async () => {

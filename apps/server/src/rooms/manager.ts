@@ -70,7 +70,9 @@ export interface RoomManagerOptions {
    * presence is counted across nodes and stored with the room.
    */
   readonly countRemote?: (roomId: string) => Promise<PresenceCounts | null>;
-  /** How often (ms) rooms shared with another node are counted again (default 10 s). */
+  /** Several nodes: how many there are now (the adapter's count). */
+  readonly clusterSize?: () => Promise<number>;
+  /** How often (ms) the count of nodes is looked at, to recount shared rooms when one left (10 s). */
   readonly presenceRecountMs?: number;
   /** Called for every room this node creates: new, imported or a rematch. */
   readonly onCreated?: (room: Room) => void;
@@ -117,6 +119,9 @@ export class RoomManager {
   readonly #sweeper: NodeJS.Timeout;
   #clockWatch: NodeJS.Timeout | undefined;
   #recounter: NodeJS.Timeout | undefined;
+  #clusterSize: number | undefined;
+  /** Runs the timed games' watch now (set by watchClocks). */
+  #watchClocksNow: (() => void) | undefined;
   readonly #now: () => number;
   readonly #graceMs: number;
   /** The settings every room state of this node is built with. */
@@ -130,9 +135,9 @@ export class RoomManager {
     this.#env = { abandonGraceMs: this.#graceMs, sharedPresence: opts.countRemote !== undefined };
     this.#sweeper = setInterval(() => this.sweep(Date.now()), Math.max(1000, Math.min(opts.idleMs, 60_000)));
     this.#sweeper.unref();
-    if (opts.countRemote) {
+    if (opts.countRemote && opts.clusterSize) {
       this.#recounter = setInterval(
-        () => this.recountShared(),
+        () => void this.#watchNodes(),
         opts.presenceRecountMs ?? PRESENCE_RECOUNT_MS,
       );
       this.#recounter.unref();
@@ -140,16 +145,37 @@ export class RoomManager {
   }
 
   /**
-   * Several nodes: counts again who is here in each room whose sockets this node shares with
-   * another, so that a crashed node's players show as gone (their abandonment grace starts) and
-   * nobody waits for them for good. Returns how many rooms were counted.
+   * Several nodes: when there are fewer than at the last look (a node crashed: it sends no
+   * disconnects), the rooms this node shares with another count who is here again, so that the
+   * crashed node's players show as gone (their abandonment grace starts), and the timed games in
+   * play this node lacks are loaded, so that the crashed node's flags still fall. The count of
+   * nodes is then already without it, so no recount waits for its answer.
+   */
+  async #watchNodes(): Promise<void> {
+    let size: number;
+    try {
+      size = await this.#opts.clusterSize!();
+    } catch {
+      return; // Redis away: looked at again next time
+    }
+    const before = this.#clusterSize;
+    this.#clusterSize = size;
+    if (before === undefined || size >= before || this.#closing) return;
+    const rooms = this.recountShared();
+    this.#opts.log.info({ nodes: size, before, rooms }, 'a node left: shared rooms count who is here again');
+    this.#watchClocksNow?.();
+  }
+
+  /**
+   * Counts again who is here in each room whose sockets this node shares with another, spread
+   * over RECOUNT_SPREAD_MS. Returns how many rooms will be counted.
    */
   recountShared(): number {
     let counted = 0;
     for (const room of this.#rooms.values()) {
       if (this.#closing || !room.sharedHere) continue;
       counted++;
-      void room.recount();
+      setTimeout(() => void (this.#closing || room.recount()), Math.random() * RECOUNT_SPREAD_MS).unref();
     }
     return counted;
   }
@@ -358,29 +384,36 @@ export class RoomManager {
   }
 
   /**
-   * `resumeClocks` now and every `everyMs` after, until close: a start during a store outage, or
-   * a node that died holding timed games, still has their flags fall (late, dated on time). A
-   * store of this node's alone (`shared` false) is looked at only until every game has loaded:
-   * no other node can hold its games.
+   * `resumeClocks` now, and again `everyMs` later while a game failed to load (a start during a
+   * store outage). A store of this node's alone (`shared` false) is then done with: no other node
+   * holds its games. A shared store is looked at again when a node leaves (`#watchNodes`: its
+   * flags must still fall, late but dated on time) and, as a safety net (a node gone unnoticed),
+   * every CLOCK_WATCH_SLOWDOWN × `everyMs`.
    */
   watchClocks(everyMs: number, shared: boolean): void {
+    let running = false;
     const watch = async () => {
-      let done = false;
+      if (running || this.#closing) return;
+      running = true;
+      clearTimeout(this.#clockWatch);
+      let failed = true;
       try {
-        const { loaded, failed } = await this.resumeClocks(Date.now());
-        if (loaded > 0)
-          this.#opts.log.info({ rooms: loaded }, 'timed games in play loaded: their clocks run');
-        if (failed > 0)
-          this.#opts.log.warn({ rooms: failed }, 'timed games in play not loaded: tried again later');
-        done = !shared && failed === 0;
+        const result = await this.resumeClocks(Date.now());
+        failed = result.failed > 0;
+        if (result.loaded > 0)
+          this.#opts.log.info({ rooms: result.loaded }, 'timed games in play loaded: their clocks run');
+        if (failed)
+          this.#opts.log.warn({ rooms: result.failed }, 'timed games in play not loaded: tried again later');
       } catch (error) {
         this.#opts.log.warn({ err: error }, 'timed games in play not listed: tried again later');
+      } finally {
+        running = false;
       }
-      if (!this.#closing && !done) {
-        this.#clockWatch = setTimeout(() => void watch(), everyMs);
-        this.#clockWatch.unref();
-      }
+      if (this.#closing || (!failed && !shared)) return;
+      this.#clockWatch = setTimeout(() => void watch(), failed ? everyMs : everyMs * CLOCK_WATCH_SLOWDOWN);
+      this.#clockWatch.unref();
     };
+    this.#watchClocksNow = () => void watch();
     void watch();
   }
 
@@ -576,6 +609,10 @@ function liveEntryOf(state: RoomState): LiveRoom {
 const RESUMED_CLOCKS_MS = 7 * 86_400_000;
 /** A crashed node's players show as gone within about this long (plus the adapter's timeout). */
 const PRESENCE_RECOUNT_MS = 10_000;
+/** The recounts after a node left are spread over this long, not fired at one instant. */
+const RECOUNT_SPREAD_MS = 2000;
+/** A shared store's timed games are looked at this many watch periods apart when all loaded. */
+const CLOCK_WATCH_SLOWDOWN = 20;
 const RESUMED_CLOCKS_MAX = 10_000;
 
 /**
