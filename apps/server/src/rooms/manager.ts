@@ -219,7 +219,7 @@ export class RoomManager {
       const room = await this.#store({
         variant: of.variant,
         options: of.options,
-        creator: { side, tokenHash: hashSeatToken(token), ...formerHash(of, otherSide(side)) },
+        creator: { side, tokenHash: hashSeatToken(token), ...formerTokens(of, otherSide(side)) },
         bot: { side: otherSide(side), level: oldBot.level },
         clock: of.clock?.control ?? null,
         public: of.public,
@@ -233,8 +233,8 @@ export class RoomManager {
       variant: of.variant,
       options: of.options,
       // The old tiger plays goat (and the other way round); seats hold hashes of the new tokens.
-      creator: { side: 'tiger', tokenHash: hashSeatToken(tokens.tiger), ...formerHash(of, 'goat') },
-      opponent: { side: 'goat', tokenHash: hashSeatToken(tokens.goat), ...formerHash(of, 'tiger') },
+      creator: { side: 'tiger', tokenHash: hashSeatToken(tokens.tiger), ...formerTokens(of, 'goat') },
+      opponent: { side: 'goat', tokenHash: hashSeatToken(tokens.goat), ...formerTokens(of, 'tiger') },
       clock: of.clock?.control ?? null,
       public: of.public,
       rematchOf: of.roomId,
@@ -607,19 +607,19 @@ function liveEntryOf(state: RoomState): LiveRoom {
 
 /** How far back a starting server looks for timed games in play, and how many it loads. */
 const RESUMED_CLOCKS_MS = 7 * 86_400_000;
-/** A crashed node's players show as gone within about this long (plus the adapter's timeout). */
+const RESUMED_CLOCKS_MAX = 10_000;
+/** A shared store's timed games are looked at this many watch periods apart when all loaded. */
+const CLOCK_WATCH_SLOWDOWN = 20;
+/** How often the count of nodes is looked at: a crashed node's players show as gone about as soon. */
 const PRESENCE_RECOUNT_MS = 10_000;
 /** The recounts after a node left are spread over this long, not fired at one instant. */
 const RECOUNT_SPREAD_MS = 2000;
-/** A shared store's timed games are looked at this many watch periods apart when all loaded. */
-const CLOCK_WATCH_SLOWDOWN = 20;
-const RESUMED_CLOCKS_MAX = 10_000;
 
 /**
  * The token hashes that held `side`'s seat of the old room — its own and, were it a rematch, those
  * its holder had before — kept on its holder's seat in the rematch.
  */
-function formerHash(of: RoomState, side: Side): { formerTokenHashes?: string[] } {
+function formerTokens(of: RoomState, side: Side): { formerTokenHashes?: string[] } {
   const hash = of.seats[side].tokenHash;
   if (hash === null) return {};
   const seat = [of.init.creator, of.init.opponent].find(

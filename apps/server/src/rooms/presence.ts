@@ -99,8 +99,9 @@ export const sameHashIn = (stored: string | null, candidate: string): boolean =>
   stored !== null && sameHash(stored, candidate);
 
 /**
- * The seat a token holds: its own, or, in a rematch, the one its holder took in the new room (the
- * token of their seat in the room the rematch follows).
+ * The seat a token holds: its own or, in a rematch, the one its holder took in the new room (a
+ * token of theirs in one of the rooms the rematch follows, `formerTokenHashes`), while that seat
+ * is still the one the rematch gave them.
  */
 export function sideOfToken(state: RoomState, tokenHash: string): Side | null {
   const own = SIDES.find((side) => sameHashIn(state.seats[side].tokenHash, tokenHash));

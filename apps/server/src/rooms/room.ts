@@ -861,7 +861,7 @@ export class Room {
     // A join or claim answered UNAVAILABLE kept no socket here, yet its presence was stored with
     // it: who is here is counted again.
     if (this.#state.presence !== null && changes.some(({ kind }) => kind === 'seat' || kind === 'presence'))
-      void this.dispatch({ type: 'presence', remote: NO_ONE });
+      void this.recount();
   }
 
   /** Applies the changes after `since` up to `version` through replay; false when they do not fit. */

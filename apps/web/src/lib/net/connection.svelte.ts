@@ -60,7 +60,7 @@ const jitteredDelay = (): number =>
   RECONNECT.delayMs * (1 - RECONNECT.jitter + 2 * RECONNECT.jitter * Math.random());
 
 /** Refusals of a join that may pass a moment later: it is tried again by itself. */
-const RETRYABLE: ReadonlySet<string> = new Set([
+const RETRYABLE: ReadonlySet<ClientError['code']> = new Set<ClientError['code']>([
   'UNAVAILABLE',
   'INTERNAL',
   'RATE_LIMITED',
@@ -546,8 +546,9 @@ export class GameConnection {
     // A rematch whose seat:assigned this page missed (it was away): the player's token of this
     // room holds their seat in the new one too (rematch:accept), so the rematch link seats them.
     const next = snapshot.rematch?.roomId;
+    if (!next || this.#tokens.get(next)) return; // every event but a rematch's reads no storage
     const token = this.#tokens.get(this.roomId);
-    if (next && token && !this.#tokens.get(next)) this.#tokens.set(next, token);
+    if (token) this.#tokens.set(next, token);
   }
 
   #fail(error: ClientError): void {
