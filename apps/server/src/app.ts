@@ -74,7 +74,7 @@ export interface AppOptions {
   readonly chatBudget?: BudgetSpec;
   /** Bot worker threads (default BOT_WORKERS). */
   readonly botWorkers?: number;
-  /** How often the timed games in play this node does not hold are looked for (default TIMED_GAMES_CHECK_MS). */
+  /** How often timed games in play that failed to load are tried again (default TIMED_GAMES_CHECK_MS). */
   readonly timedGamesCheckMs?: number;
   /** The computer's least answer time in ms (default BOT_MIN_DELAY_MS). */
   readonly botMinDelayMs?: number;
@@ -206,8 +206,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         metrics.gamesFinished.inc({ reason: event.snapshot.result?.reason ?? 'unknown' });
     },
   });
-  // Timed games in play are loaded at start, and those this node lacks (a store outage, another
-  // node gone) every TIMED_GAMES_CHECK_MS: their clocks run whether or not anyone comes back.
+  // Timed games in play are loaded at start (again while some fail to load; with a shared store,
+  // also when a node leaves): their clocks run whether or not anyone comes back.
   rooms.watchClocks(
     options.timedGamesCheckMs ?? config.TIMED_GAMES_CHECK_MS,
     config.DATABASE_URL !== undefined,
