@@ -9,7 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { type Logger, pino } from 'pino';
 import { Server } from 'socket.io';
 import { BotPool } from './bots/pool.js';
-import { connectRedisCluster, type RedisCluster, redactedUrl } from './cluster/redis.js';
+import { clusterMembers, connectRedisCluster, type RedisCluster, redactedUrl } from './cluster/redis.js';
 import { SharedRoomManager } from './cluster/shared-rooms.js';
 import { type Config, ConfigError, clusterProblem } from './config.js';
 import { apiRoutes } from './http/api.js';
@@ -193,7 +193,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...(cluster
       ? {
           countRemote: (roomId: string) => (closing ? Promise.resolve(null) : countRemote(io, roomId)),
-          clusterSize: () => io.of('/').adapter.serverCount(),
+          clusterMembers: () => clusterMembers(io.of('/').adapter),
           presenceRecountMs: config.PRESENCE_RECOUNT_MS,
         }
       : {}),

@@ -134,4 +134,31 @@ describe('presence across two nodes', () => {
     expect(claim).toMatchObject({ ok: true });
     expect((await getSnapshot(b.url, roomId)).result).toEqual({ winner: 'tiger', reason: 'abandoned' });
   });
+
+  it('shows the player of a node that crashed and came back between two looks as gone', async () => {
+    const [a, b] = await Promise.all([
+      node({ PRESENCE_RECOUNT_MS: '300' }),
+      node({ PRESENCE_RECOUNT_MS: '300' }),
+    ]);
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat, tiger] = await fixture.clients(a.url, b.url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    expect(presenceOf(claimed.snapshot)).toMatchObject({ tiger: true, goat: true });
+    await sleep(1000); // B has counted two nodes
+    // B is frozen while A crashes and another node starts: when B looks again there are two
+    // nodes, as before, and the goat's socket is nowhere.
+    const paused = b.child.pid!;
+    process.kill(paused, 'SIGSTOP');
+    try {
+      await a.kill();
+      await node();
+    } finally {
+      process.kill(paused, 'SIGCONT');
+    }
+    const gone = await tiger.waitFor((e) => e.snapshot.seats.goat.connected === false, 20_000);
+    expect(gone.snapshot.abandon).toMatchObject({ side: 'goat' });
+    expect(presenceOf(await getSnapshot(b.url, roomId))).toMatchObject({ tiger: true, goat: false });
+  });
 });

@@ -31,6 +31,7 @@ import {
   MessageType,
 } from 'socket.io-adapter';
 import { z } from 'zod';
+import type { ClusterMembers } from '../rooms/manager.js';
 import { localOnly, type Stored, storedWith } from '../rooms/room.js';
 
 type RedisClient = ReturnType<typeof createClient>;
@@ -67,6 +68,8 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
       `REDIS_URL: Redis 7 or later is needed (sharded pub/sub), this one is ${version ?? 'unknown'}`,
     );
   }
+  // This node's start, counted: see RoomChannelAdapter.members.
+  await pub.incr(STARTS_KEY);
   const channels = new ChannelSubscriptions(sub, log);
   log.info({ redis: redactedUrl(url) }, 'several-node mode: Socket.IO adapter and budgets in Redis');
   return {
@@ -83,6 +86,9 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
 }
 
 const CHANNEL_PREFIX = 'bagh';
+
+/** How many nodes have started, each adding one as it connects (lost with Redis: a change too). */
+const STARTS_KEY = `${CHANNEL_PREFIX}#starts`;
 
 /** The longest a join waits for its room's subscription (Redis slow or away: the re-join recovers). */
 const SUBSCRIBE_WAIT_MS = 2000;
@@ -295,6 +301,12 @@ export class RoomChannelAdapter extends ClusterAdapter {
     return ShardNumSub.parse(reply)[1];
   }
 
+  /** The nodes alive now, and how many have started (a node restarted between two looks). */
+  async members(): Promise<ClusterMembers> {
+    const [nodes, starts] = await Promise.all([this.serverCount(), this.#pub.get(STARTS_KEY)]);
+    return { nodes, starts: Number(starts ?? 0) };
+  }
+
   override async close(): Promise<void> {
     this.#closed = true;
     const rooms = [...this.rooms.keys()].filter((room) => this.#hasChannel(room));
@@ -396,6 +408,13 @@ export function roomSubscribed(adapter: object, room: string): Promise<boolean> 
 /** With several nodes: `hear` gets the changes the other nodes store, with their rooms' events. */
 export function hearStored(adapter: object, hear: (stored: Stored) => void): void {
   if (adapter instanceof RoomChannelAdapter) adapter.hear = hear;
+}
+
+/** With several nodes: see RoomChannelAdapter.members. */
+export function clusterMembers(adapter: object): Promise<ClusterMembers> {
+  return adapter instanceof RoomChannelAdapter
+    ? adapter.members()
+    : Promise.reject(new Error('one node: no cluster to look at'));
 }
 
 /** With several nodes: see RoomChannelAdapter.whenBack. */

@@ -70,9 +70,9 @@ export interface RoomManagerOptions {
    * presence is counted across nodes and stored with the room.
    */
   readonly countRemote?: (roomId: string) => Promise<PresenceCounts | null>;
-  /** Several nodes: how many there are now (the adapter's count). */
-  readonly clusterSize?: () => Promise<number>;
-  /** How often (ms) the count of nodes is looked at, to recount shared rooms when one left (10 s). */
+  /** Several nodes: how many there are now, and how many have started (see ClusterMembers). */
+  readonly clusterMembers?: () => Promise<ClusterMembers>;
+  /** How often (ms) the nodes are looked at, to recount shared rooms when one left (10 s). */
   readonly presenceRecountMs?: number;
   /** Called for every room this node creates: new, imported or a rematch. */
   readonly onCreated?: (room: Room) => void;
@@ -112,6 +112,16 @@ export type RematchResult = Result<Rematched, RoomError>;
 /** Over how long the rooms' resyncs are spread (RoomManager.resync). */
 const RESYNC_SPREAD_MS = 2000;
 
+/**
+ * The cluster's nodes as a node sees them: `nodes` alive now, and `starts`, how many nodes have
+ * started in the cluster's life. A node that crashed and came back between two looks leaves
+ * `nodes` as it was, but not `starts`.
+ */
+export interface ClusterMembers {
+  readonly nodes: number;
+  readonly starts: number;
+}
+
 export class RoomManager {
   readonly #opts: RoomManagerOptions;
   readonly #rooms = new Map<string, Room>();
@@ -119,7 +129,7 @@ export class RoomManager {
   readonly #sweeper: NodeJS.Timeout;
   #clockWatch: NodeJS.Timeout | undefined;
   #recounter: NodeJS.Timeout | undefined;
-  #clusterSize: number | undefined;
+  #members: ClusterMembers | undefined;
   /** Runs the timed games' watch now (set by watchClocks). */
   #watchClocksNow: (() => void) | undefined;
   readonly #now: () => number;
@@ -135,7 +145,7 @@ export class RoomManager {
     this.#env = { abandonGraceMs: this.#graceMs, sharedPresence: opts.countRemote !== undefined };
     this.#sweeper = setInterval(() => this.sweep(Date.now()), Math.max(1000, Math.min(opts.idleMs, 60_000)));
     this.#sweeper.unref();
-    if (opts.countRemote && opts.clusterSize) {
+    if (opts.countRemote && opts.clusterMembers) {
       this.#recounter = setInterval(
         () => void this.#watchNodes(),
         opts.presenceRecountMs ?? PRESENCE_RECOUNT_MS,
@@ -146,23 +156,28 @@ export class RoomManager {
 
   /**
    * Several nodes: when there are fewer than at the last look (a node crashed: it sends no
-   * disconnects), the rooms this node shares with another count who is here again, so that the
-   * crashed node's players show as gone (their abandonment grace starts), and the timed games in
-   * play this node lacks are loaded, so that the crashed node's flags still fall. The count of
-   * nodes is then already without it, so no recount waits for its answer.
+   * disconnects), or a node started since (it may be one that crashed and came back in between),
+   * the rooms this node shares with another count who is here again, so that the crashed node's
+   * players show as gone (their abandonment grace starts), and the timed games in play this node
+   * lacks are loaded, so that the crashed node's flags still fall. The count of nodes is then
+   * already without it, so no recount waits for its answer.
    */
   async #watchNodes(): Promise<void> {
-    let size: number;
+    let now: ClusterMembers;
     try {
-      size = await this.#opts.clusterSize!();
+      now = await this.#opts.clusterMembers!();
     } catch {
       return; // Redis away: looked at again next time
     }
-    const before = this.#clusterSize;
-    this.#clusterSize = size;
-    if (before === undefined || size >= before || this.#closing) return;
+    const before = this.#members;
+    this.#members = now;
+    if (before === undefined || this.#closing) return;
+    if (now.nodes >= before.nodes && now.starts === before.starts) return;
     const rooms = this.recountShared();
-    this.#opts.log.info({ nodes: size, before, rooms }, 'a node left: shared rooms count who is here again');
+    this.#opts.log.info(
+      { nodes: now.nodes, before: before.nodes, started: now.starts - before.starts, rooms },
+      'a node left or started: shared rooms count who is here again',
+    );
     this.#watchClocksNow?.();
   }
 
