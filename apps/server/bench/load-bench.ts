@@ -21,7 +21,8 @@
  *                                                             1 runs one node on SQLite and one on
  *                                                             PostgreSQL)
  *   BENCH_SAME_NODE=1                                         also 2 nodes with each room on one node
- *                                                             (owner-node routing), at both paces
+ *                                                             (owner-node routing), at both paces, and 4
+ *                                                             so at the throughput pace (with 4 in BENCH_NODES)
  *   BENCH_HUMAN_ROOMS=5000 BENCH_HUMAN_SECONDS=30             the human-pace runs (0 rooms: skip)
  *   BENCH_HUMAN_NODES=1,2                                     their node counts (1: both stores)
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
@@ -176,9 +177,14 @@ benchMain(async () => {
   // The rooms whose sockets share a node: what owner-node routing (deploy/nginx.conf) gives.
   const sameNode = process.env.BENCH_SAME_NODE === '1';
   let routed: Result | undefined;
+  let routedFour: Result | undefined;
   if (sameNode) {
     routed = await bagh(2, 'postgres', rooms, seconds, ratePerRoom, true);
     report(routed, 8);
+    if (nodes.includes(4)) {
+      routedFour = await bagh(4, 'postgres', rooms, seconds, ratePerRoom, true);
+      report(routedFour, 8);
+    }
   }
   const cpu = (r: Result) => r.cpuMicrosPerMove;
   for (const n of nodes) {
@@ -215,6 +221,7 @@ benchMain(async () => {
   goal('4 nodes / 2 nodes CPU/move', fast.get('4 nodes'), fast.get('2 nodes'), cpu, 1.3);
   goal('2 nodes / 1 node p99 at human pace', human.get('2 nodes'), human.get('1 node'), p99, 2);
   goal('2 nodes, rooms on one node / 1 node CPU/move', routed, one, cpu, 1.3);
+  goal('4 nodes / 2 nodes, rooms on one node, CPU/move', routedFour, routed, cpu, 1.3);
   goal('2 nodes, rooms on one node / 1 node p99 at human pace', humanRouted, human.get('1 node'), p99, 2);
   // Not the ratios: both sides on PostgreSQL, so the store's cost is on both.
   out(" the scale-out alone (one node on PostgreSQL, no Redis; not the issue's ratios):");

@@ -241,7 +241,9 @@ export function processCpuMicros(pid: number, reaped = false): number {
  * alive now and those already exited (a backend that ends between two samples still counts).
  */
 export function processTreeCpuMicros(pid: number): number {
-  return childrenOf(pid).reduce((sum, each) => sum + processCpuMicros(each), processCpuMicros(pid, true));
+  // A child gone since it was listed: its time moves to the parent's once reaped (0 meanwhile).
+  const child = (each: number) => processCpuMicros(each) || 0;
+  return childrenOf(pid).reduce((sum, each) => sum + child(each), processCpuMicros(pid, true));
 }
 
 // --- the load ------------------------------------------------------------------------------------
