@@ -22,7 +22,8 @@
  * sliding-phase starts, both sides (tools/tablebase-match.ts; BENCH_TB_STARTS, BENCH_TB_NODES), the
  * results split by each start's class under R13 (tools/tablebase-starts.ts: proven lost for the
  * table side or not); skipped, with a line saying so, without. BENCH_MAX=0 skips max against old max; BENCH_TB_PROBE=1
- * gives new max the table in max against old max (its search probes it, it plays its wins).
+ * gives new max the table in max against old max as the server's bot workers do (node-worker.ts:
+ * `raceOracle` and `searchProbe`); old max never has it.
  *
  * The tournament: every level against every other and a random mover, both sides, BENCH_GAMES
  * games per pairing (default 40), on worker threads, on node budgets (no time caps), each game
@@ -49,7 +50,7 @@ import {
   useTableProbe,
   type Weights,
 } from '@bagh/engine';
-import { searchProbe, Tablebase } from '@bagh/engine/tablebase';
+import { raceOracle, searchProbe, Tablebase } from '@bagh/engine/tablebase';
 import { createGame, type Game, legalMoves, type Move, makeMove, parsePosition, play } from '@bagh/rules';
 import { BaselineSearcher } from './baseline-search.js';
 import { LOST_FORTRESS } from './issue-games.js';
@@ -319,8 +320,7 @@ async function maxAgainstOld(): Promise<void> {
     `\nmax against old max: sound openings ${describeIndices(picked)} of ${openings.length}, locked starts ${describeIndices(locked)} of ${LOCKED_STARTS.length}, ${process.env.BENCH_SIDE === 'goat' || process.env.BENCH_SIDE === 'tiger' ? `new max as ${process.env.BENCH_SIDE}s only` : 'both sides'}, ${timeMs === undefined ? `${nodes.toLocaleString('en-US')} nodes a move each (no clock; new max's goats by the phase, GOAT_BUDGET_SHAPE)` : `${timeMs} ms a move each (clock: depends on load)`}; load average ${load}`,
   );
   const started = performance.now();
-  const results = await runMatches(matches, Number(process.env.BENCH_MINUTES ?? 600));
-  const duels: Duel[] = results.map((r) => ({
+  const duel = (r: Match & Played): Duel => ({
     kind: r.kind!,
     index: r.index!,
     tiger: r.tiger,
@@ -330,10 +330,13 @@ async function maxAgainstOld(): Promise<void> {
     captures: r.captures,
     budget,
     moves: r.moves,
-  }));
+  });
+  // Each game as it ends, so a run stopped early leaves the games it played.
   const file = process.env.BENCH_RESULTS;
-  if (file !== undefined) appendFileSync(file, duels.map((d) => `${JSON.stringify(d)}\n`).join(''));
-  tallyDuels(duels);
+  const results = await runMatches(matches, Number(process.env.BENCH_MINUTES ?? 600), (r) => {
+    if (file !== undefined) appendFileSync(file, `${JSON.stringify(duel(r))}\n`);
+  });
+  tallyDuels(results.map(duel));
   console.log(
     `  ${results.length} games, ${((performance.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg()
       .map((l) => l.toFixed(2))
@@ -418,8 +421,12 @@ async function tournament(gamesPerPairing: number, minutes: number): Promise<voi
   }
 }
 
-/** Plays the matches on worker threads, at most `minutes`, printing each game as it ends. */
-async function runMatches(matches: readonly Match[], minutes: number): Promise<Array<Match & Played>> {
+/** Plays the matches on worker threads, at most `minutes`, printing each game as it ends (and handing it to `ended`). */
+async function runMatches(
+  matches: readonly Match[],
+  minutes: number,
+  ended?: (result: Match & Played) => void,
+): Promise<Array<Match & Played>> {
   const results: Array<Match & Played> = [];
   const deadline = performance.now() + minutes * 60_000;
   let next = 0;
@@ -435,6 +442,7 @@ async function runMatches(matches: readonly Match[], minutes: number): Promise<A
       return new Promise<void>((resolve, reject) => {
         worker.on('message', (r: Match & Played) => {
           results.push(r);
+          ended?.(r);
           console.log(
             `  game ${results.length}: ${r.tiger} (tigers) vs ${r.goat} (goats): ${r.winner}` +
               `  (${r.kind === undefined ? '' : `${r.kind} ${r.index}: `}${r.opening}; ${r.plies} plies, ${r.captures} goats taken)`,
@@ -471,12 +479,13 @@ if (isMainThread && process.env.BENCH_MERGE !== undefined) {
     await tournament(Number(process.env.BENCH_GAMES ?? 40), Number(process.env.BENCH_MINUTES ?? 600));
 } else {
   // BENCH_TB_PROBE=1 (with TABLEBASE_DIR): new max plays as the server's bot workers make it with
-  // a table (its search probes it where the hand empties; its fastest wins), for issue 20's
-  // question whether that lowers its losses in the games above.
+  // a table (node-worker.ts: the table's fastest win, in its draws the race search's move; its
+  // search probes it where the hand empties), for issue 21's question whether that lowers its
+  // losses as goats. Only `max` consults these (bot.ts); old max searches without the table.
   if (process.env.BENCH_TB_PROBE === '1' && process.env.TABLEBASE_DIR) {
     const table = Tablebase.open(process.env.TABLEBASE_DIR);
+    useMoveOracle(raceOracle(table));
     useTableProbe(searchProbe(table));
-    useMoveOracle((game) => table.winningMoves(game));
   }
   parentPort!.on('message', (match: Match) => parentPort!.postMessage({ ...match, ...playMatch(match) }));
 }
