@@ -161,16 +161,21 @@ describe('GET /api/rooms/:roomId', () => {
     expect(response.body).not.toContain(created.seatToken);
   });
 
-  it('404 NOT_FOUND for an unknown room, 400 for a malformed id', async () => {
+  it('404 NOT_FOUND for an unknown room, a malformed id too (it names no room)', async () => {
     const missing = await app.fastify.inject({ url: '/api/rooms/abcdefghijkl' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
     const malformed = await app.fastify.inject({ url: '/api/rooms/a%20b' });
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().error.code).toBe('BAD_REQUEST');
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json().error.code).toBe('NOT_FOUND');
+    for (const url of ['/api/rooms/nope', '/api/rooms/nope/record']) {
+      const short = await app.fastify.inject({ url });
+      expect(short.statusCode).toBe(404);
+      expect(short.json().error.code).toBe('NOT_FOUND');
+    }
     const long = await app.fastify.inject({ url: `/api/rooms/${'a'.repeat(300)}` });
-    expect(long.statusCode).toBe(400);
-    expect(long.json().error.code).toBe('BAD_REQUEST');
+    expect(long.statusCode).toBe(404);
+    expect(long.json().error.code).toBe('NOT_FOUND');
     const nowhere = await app.fastify.inject({ url: '/api/nothing-here' });
     expect(nowhere.statusCode).toBe(404);
     expect(nowhere.json().error.code).toBe('NOT_FOUND');

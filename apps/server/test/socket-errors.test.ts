@@ -26,8 +26,6 @@ describe('every error code, and nothing changes', () => {
       ['room:join', { roomId: 5 }],
       ['room:join', null],
       ['room:join', 'hello'],
-      ['room:join', { roomId: 'x' }],
-      ['room:join', { roomId, seatToken: 'short' }],
       ['room:join', { roomId, since: -1 }],
       ['seat:claim', { roomId, side: 'dragon' }],
       ['move', { roomId, move: 'G@c3' }],
@@ -66,6 +64,11 @@ describe('every error code, and nothing changes', () => {
     expectError(await client.request('room:join', { roomId: 'no-such-room' }), 'NOT_FOUND');
     expectError(await client.request('seat:claim', { roomId: 'no-such-room', side: 'goat' }), 'NOT_FOUND');
     expectError(await client.request('move', { roomId: 'no-such-room', move: 'G@c3', ply: 0 }), 'NOT_FOUND');
+    // An id of the wrong shape names no room either.
+    for (const roomId of ['x', 'nope', 'a b c d e f', 'é'.repeat(8)]) {
+      expectError(await client.request('room:join', { roomId }), 'NOT_FOUND');
+      expectError(await client.request('move', { roomId, move: 'G@c3', ply: 0 }), 'NOT_FOUND');
+    }
   });
 
   it('UNAUTHORIZED for spectators, strangers and wrong tokens', async () => {
@@ -79,6 +82,11 @@ describe('every error code, and nothing changes', () => {
     expectError(await stranger.request('move', { roomId, move: 'G@c3', ply: 0 }), 'UNAUTHORIZED');
     const forged = `${goatToken.slice(0, -2)}${goatToken.endsWith('AA') ? 'BB' : 'AA'}`;
     expectError(await stranger.request('room:join', { roomId, seatToken: forged }), 'UNAUTHORIZED');
+    // A token of the wrong shape belongs to no seat either.
+    for (const seatToken of ['short', 'bad-token', 'not a token at all, with spaces']) {
+      expectError(await stranger.request('room:join', { roomId, seatToken }), 'UNAUTHORIZED');
+    }
+    expect(expectError(await stranger.request('room:join', { roomId, seatToken: 5 }), 'BAD_REQUEST'));
     expectError(await stranger.request('move', { roomId, move: 'G@c3', ply: 0 }), 'UNAUTHORIZED');
     // A token of another room is no good here either.
     const other = await createRoom(server.url, { variant: 'bagh-chal', side: 'tiger' });

@@ -90,9 +90,10 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
 
   /** The room, its clock judged as of now. */
   async function roomAt(params: unknown): Promise<Room> {
-    const { roomId } = parse(RoomParams, params, 'room id');
-    const room = await rooms.get(roomId);
-    if (!room) throw new HttpError(404, 'NOT_FOUND', `no room ${roomId}`);
+    // An id of the wrong shape names no room: unknown, as one that matches nothing is.
+    const parsed = RoomParams.safeParse(params);
+    const room = parsed.success ? await rooms.get(parsed.data.roomId) : null;
+    if (!room) throw new HttpError(404, 'NOT_FOUND', `no room ${(params as { roomId: string }).roomId}`);
     await room.settleTime();
     return room;
   }

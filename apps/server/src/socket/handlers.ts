@@ -186,7 +186,8 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     }
     const parsed = parseRequest(event, payload);
     if (!parsed.success) {
-      reply(failure('BAD_REQUEST', parsed.error.issues.map(describeIssue).join('; ')));
+      const { code, message } = refusalOfIssues(parsed.error.issues, payload);
+      reply(failure(code, message));
       return;
     }
     handlers[event](parsed.data, reply).catch((error: unknown) => {
@@ -453,6 +454,26 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       });
     }
   }
+}
+
+/**
+ * A payload the schema refuses. A room id or seat token of the wrong shape names no room or seat,
+ * so it is answered as one that matches nothing is (`NOT_FOUND`, `UNAUTHORIZED`); anything else
+ * is `BAD_REQUEST`, naming every issue.
+ */
+function refusalOfIssues(
+  issues: readonly z.core.$ZodIssue[],
+  payload: unknown,
+): { code: 'NOT_FOUND' | 'UNAUTHORIZED' | 'BAD_REQUEST'; message: string } {
+  const malformed = (key: string) => (issue: z.core.$ZodIssue) =>
+    issue.code === 'invalid_format' && issue.path.length === 1 && issue.path[0] === key;
+  if (issues.some(malformed('roomId'))) {
+    return { code: 'NOT_FOUND', message: `no room ${String((payload as { roomId: string }).roomId)}` };
+  }
+  if (issues.every(malformed('seatToken'))) {
+    return { code: 'UNAUTHORIZED', message: 'this seat token belongs to no seat of this room' };
+  }
+  return { code: 'BAD_REQUEST', message: issues.map(describeIssue).join('; ') };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
