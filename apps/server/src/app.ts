@@ -48,9 +48,6 @@ const RECOVERY_MS = 30_000;
  */
 const ROOM_IDLE_MS = 60_000;
 
-/** Archive listings per address: a page a second, on average, is plenty for a person browsing. */
-const GAMES_BUDGET = { points: 60, durationMs: 60_000 };
-
 export interface AppOptions {
   /** A ready logger (default: pino at LOG_LEVEL to stdout). */
   readonly logger?: Logger;
@@ -265,7 +262,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await gamesRoutes(fastify, {
     storage,
     addressOf,
-    budget: new Budget('games', GAMES_BUDGET, cluster?.client),
+    budget: new Budget(
+      'games',
+      { points: config.LISTINGS_PER_ADDRESS_PER_MINUTE, durationMs: 60_000 },
+      cluster?.client,
+    ),
     onLimited: () => metrics.limited.inc({ limit: 'games' }),
   });
   await tablebaseRoutes(fastify, {

@@ -74,6 +74,8 @@ const EnvSchema = z.object({
     .optional(),
   /** Rooms one client address may create per minute: new rooms, imports and rematches together. */
   ROOMS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** Archive listings (`GET /api/games`) one client address may ask for per minute. */
+  LISTINGS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   /** Games against the computer one address may have in play on this node at once. */
   BOT_GAMES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(3),
   /** Sockets one address may hold open on this node at once. */

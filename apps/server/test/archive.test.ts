@@ -125,6 +125,9 @@ describe.each(stores)('GET /api/games on %s', (_name, configOf) => {
     expect(await ids('?result=draw')).toEqual([drawn.roomId]);
     expect(await ids('?variant=bagh-chal&result=goat&limit=1')).toEqual([trapped.roomId]);
     expect(await ids('?variant=bagh-guti')).toEqual([]);
+    // Parameters given empty, as the issue writes the query, are not given.
+    expect(await ids('?variant=&result=&before=&limit=')).toEqual(all.body.games.map((game) => game.roomId));
+    expect(await ids('?variant=&result=goat&limit=')).toEqual([trapped.roomId]);
 
     // A bad query is a 400 naming the field.
     for (const [bad, field] of [

@@ -18,6 +18,7 @@ describe('config from the environment', () => {
       BOT_WORKERS: DEFAULT_BOT_WORKERS,
       BOT_MIN_DELAY_MS: 400,
       ROOMS_PER_ADDRESS_PER_MINUTE: 30,
+      LISTINGS_PER_ADDRESS_PER_MINUTE: 300,
       BOT_GAMES_PER_ADDRESS: 3,
       MAX_SOCKETS_PER_ADDRESS: 200,
     });

@@ -24,9 +24,15 @@ function keyOf(cursor: string): NonNullable<GameQuery['before']> {
   return { finishedAt: Number(cursor.slice(0, dot)), roomId: cursor.slice(dot + 1) };
 }
 
+/** A parameter given empty (`?variant=&limit=`) is one not given. */
+function withoutEmpty(query: unknown): unknown {
+  if (typeof query !== 'object' || query === null) return query;
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
+}
+
 export async function gamesRoutes(fastify: FastifyInstance, opts: GamesOptions): Promise<void> {
   fastify.get('/api/games', async (request, reply) => {
-    const query = parse(GamesQuery, request.query, 'games query');
+    const query = parse(GamesQuery, withoutEmpty(request.query), 'games query');
     const verdict = await opts.budget.take(opts.addressOf(request.raw.socket.remoteAddress, request.headers));
     if (!verdict.ok) {
       opts.onLimited?.();
