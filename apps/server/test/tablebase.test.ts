@@ -97,8 +97,15 @@ describe('GET /api/tablebase', { timeout: 600_000 }, () => {
     expect(missing.statusCode).toBe(503);
     expect(missing.json().error).toEqual({
       code: 'UNAVAILABLE',
-      message: expect.stringMatching(/no tablebase in .*nothing-here/),
+      message: expect.stringMatching(/no tablebase/),
     });
+    expect(missing.json().error.message).not.toContain(scratch); // no server path told
+    // A bad position is a 400, table or not.
+    for (const bad of ['garbage', 'T3T/5/5/5/T3T g 20 0']) {
+      const refused = await get(none, bad);
+      expect(refused.statusCode, bad).toBe(400);
+      expect(refused.json().error.code).toBe('BAD_REQUEST');
+    }
 
     const corrupt = join(scratch, 'corrupt');
     cpSync(table, corrupt, { recursive: true });

@@ -5,7 +5,7 @@
  * 1 for a bad position or one outside the table. The values ignore R13 (no history is given).
  */
 import { join } from 'node:path';
-import { describeVerdict, Tablebase, TablebaseMissing } from '@bagh/engine/tablebase';
+import { describeVerdict, Tablebase, TablebaseMissing, tableGame } from '@bagh/engine/tablebase';
 
 export interface SolveResult {
   readonly stdout: string;
@@ -23,6 +23,9 @@ export function tablebaseDir(env: NodeJS.ProcessEnv = process.env): string {
 export function runSolveCommand(args: readonly string[], env: NodeJS.ProcessEnv = process.env): SolveResult {
   if (args.length !== 1 || args[0]!.trim() === '')
     return { stdout: '', stderr: `bagh: solve takes one position\nusage: ${SOLVE_USAGE}\n`, code: 1 };
+  // A bad position is told as such, table or not.
+  const game = tableGame(args[0]!);
+  if (!game.ok) return { stdout: '', stderr: `bagh: ${game.error.message}\n`, code: 1 };
   let table: Tablebase;
   try {
     table = Tablebase.open(tablebaseDir(env));
@@ -31,7 +34,7 @@ export function runSolveCommand(args: readonly string[], env: NodeJS.ProcessEnv 
     throw error;
   }
   try {
-    const answer = table.analysePosition(args[0]!);
+    const answer = table.analyse(game.value);
     if (!answer.ok) return { stdout: '', stderr: `bagh: ${answer.error.message}\n`, code: 1 };
     const lines = [
       describeVerdict(answer.value),

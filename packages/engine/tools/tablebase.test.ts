@@ -100,6 +100,9 @@ describe('pnpm tablebase and bagh solve on the reduced rules (tigers win at the 
     const none = solve(`${CORNER} t 0 0`, { TABLEBASE_DIR: join(scratch, 'none') });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no tablebase in .*none: build it with pnpm tablebase/);
+    // A bad position is exit 1, table or not.
+    expect(solve('not a position', { TABLEBASE_DIR: join(scratch, 'none') }).code).toBe(1);
+    expect(solve('T3T/5/5/5/T3T g 20 0', { TABLEBASE_DIR: join(scratch, 'none') }).code).toBe(1);
     expect(solve('not a position').code).toBe(1);
     const placement = solve('T3T/5/5/5/T3T g 20 0');
     expect(placement).toMatchObject({ code: 1, stdout: '' });

@@ -6,7 +6,7 @@
  * verified (at start, streamed), or when they do not match. The values ignore R13: the position
  * comes without its game's history.
  */
-import { Tablebase, TablebaseMissing } from '@bagh/engine/tablebase';
+import { Tablebase, TablebaseMissing, tableGame } from '@bagh/engine/tablebase';
 import { TablebaseQuery, type TablebaseReply } from '@bagh/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -23,7 +23,7 @@ export interface TablebaseOptions {
 
 export async function tablebaseRoutes(fastify: FastifyInstance, opts: TablebaseOptions): Promise<void> {
   let table: Tablebase | null = null;
-  let unavailable = `no tablebase in ${opts.dir}: build it with pnpm tablebase`;
+  let unavailable = 'this server has no tablebase (its operator builds one with pnpm tablebase)';
   try {
     const opened = Tablebase.open(opts.dir);
     unavailable = 'the tablebase is being verified; try again shortly';
@@ -47,8 +47,11 @@ export async function tablebaseRoutes(fastify: FastifyInstance, opts: TablebaseO
 
   fastify.get('/api/tablebase', async (request, reply) => {
     const query = parse(TablebaseQuery, request.query, 'tablebase query');
+    // A bad position is told as such, table or not.
+    const game = tableGame(query.position);
+    if (!game.ok) throw new HttpError(400, 'BAD_REQUEST', game.error.message);
     if (table === null) throw new HttpError(503, 'UNAVAILABLE', unavailable);
-    const answer = table.analysePosition(query.position);
+    const answer = table.analyse(game.value);
     if (!answer.ok) throw new HttpError(400, 'BAD_REQUEST', answer.error.message);
     const body: TablebaseReply = answer.value;
     return reply.header('cache-control', 'public, max-age=86400').send(body);

@@ -95,6 +95,39 @@ class FileReader implements TierReader {
 
 const SPACES = Array.from({ length: TIER_COUNT }, (_, tier) => new TierSpace(tier));
 
+/** Why `position` is not one the table holds (the tigers win at `winCaptures`), or null. */
+function outsideTable(position: Position, winCaptures: number): ProbeError | null {
+  const out = (message: string): ProbeError => ({ code: 'ERR_OUT_OF_TABLE', message });
+  if (position.goatsInHand !== 0) return out('goats are still in hand: the table covers the sliding phase');
+  if (popcount(position.tigers) !== TIGER_COUNT) return out('the table has four tigers');
+  const captured = position.goatsCaptured;
+  if (captured >= winCaptures) return out(`${captured} goats captured: the game is over`);
+  let goats = 0;
+  for (let p = 0; p < position.goats.length; p++) {
+    const height = position.goats[p] ?? 0;
+    if (height > 1) return out('a stack of goats: not Bagh Chal');
+    if (height === 1 && ((position.tigers >>> p) & 1) === 1) return out('a goat under a tiger');
+    goats += height;
+  }
+  if (goats !== GOAT_COUNT - captured)
+    return out(`${goats} goats on the board and ${captured} captured: not 20`);
+  return null;
+}
+
+/**
+ * The game at a position string (RULES.md R41) that the table holds, or why it holds none: read
+ * without the table, so a bad position is told as such whether or not a table is built.
+ */
+export function tableGame(text: string, winCaptures = TIER_COUNT): ProbeResult<Game> {
+  const parsed = parsePosition(text.trim());
+  if (!parsed.ok) return failure('ERR_POSITION', parsed.error.message);
+  const outside = outsideTable(parsed.value, winCaptures);
+  if (outside) return { ok: false, error: outside };
+  const game = createGame('bagh-chal', {}, parsed.value);
+  if (!game.ok) return failure('ERR_POSITION', game.error.message);
+  return game;
+}
+
 export class Tablebase {
   private constructor(
     private readonly reader: TierReader,
@@ -162,21 +195,7 @@ export class Tablebase {
 
   /** Why a position is not in the table, or null when it is. */
   outside(position: Position): ProbeError | null {
-    const out = (message: string): ProbeError => ({ code: 'ERR_OUT_OF_TABLE', message });
-    if (position.goatsInHand !== 0) return out('goats are still in hand: the table covers the sliding phase');
-    if (popcount(position.tigers) !== TIGER_COUNT) return out('the table has four tigers');
-    const captured = position.goatsCaptured;
-    if (captured >= this.winCaptures) return out(`${captured} goats captured: the game is over`);
-    let goats = 0;
-    for (let p = 0; p < position.goats.length; p++) {
-      const height = position.goats[p] ?? 0;
-      if (height > 1) return out('a stack of goats: not Bagh Chal');
-      if (height === 1 && ((position.tigers >>> p) & 1) === 1) return out('a goat under a tiger');
-      goats += height;
-    }
-    if (goats !== GOAT_COUNT - captured)
-      return out(`${goats} goats on the board and ${captured} captured: not 20`);
-    return null;
+    return outsideTable(position, this.winCaptures);
   }
 
   /** The value of a position in the table (check `outside` first). */
@@ -236,13 +255,8 @@ export class Tablebase {
 
   /** The same for a RULES.md R41 position string with no history. */
   analysePosition(text: string): ProbeResult<TableAnswer> {
-    const parsed = parsePosition(text.trim());
-    if (!parsed.ok) return failure('ERR_POSITION', parsed.error.message);
-    const outside = this.outside(parsed.value);
-    if (outside) return { ok: false, error: outside };
-    const game = createGame('bagh-chal', {}, parsed.value);
-    if (!game.ok) return failure('ERR_POSITION', game.error.message);
-    return this.analyse(game.value);
+    const game = tableGame(text, this.winCaptures);
+    return game.ok ? this.analyse(game.value) : game;
   }
 
   /**
