@@ -24,6 +24,25 @@ const presenceOf = (snapshot: Snapshot) => ({
   spectators: snapshot.spectators,
 });
 
+/**
+ * Two nodes that look at the cluster every 300 ms; a room with its goat on A and its tiger on B,
+ * once B has counted both nodes.
+ */
+async function goatOnATigerOnB() {
+  const [a, b] = await Promise.all([
+    node({ PRESENCE_RECOUNT_MS: '300' }),
+    node({ PRESENCE_RECOUNT_MS: '300' }),
+  ]);
+  const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+  const { roomId } = created;
+  const [goat, tiger] = await fixture.clients(a.url, b.url);
+  await goat.request('room:join', { roomId, seatToken: created.seatToken });
+  const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+  expect(presenceOf(claimed.snapshot)).toMatchObject({ tiger: true, goat: true });
+  await sleep(1000); // B has counted two nodes since A started
+  return { a, b, roomId, tiger };
+}
+
 describe('presence across two nodes', () => {
   it('counts every node: both seats connected, all spectators; no abandonment claim against a player on the other node', async () => {
     const [a, b] = await Promise.all([node(), node()]);
@@ -113,17 +132,7 @@ describe('presence across two nodes', () => {
   });
 
   it("shows a crashed node's player as gone on the other node, whose player may then claim the game", async () => {
-    const [a, b] = await Promise.all([
-      node({ PRESENCE_RECOUNT_MS: '300' }),
-      node({ PRESENCE_RECOUNT_MS: '300' }),
-    ]);
-    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const [goat, tiger] = await fixture.clients(a.url, b.url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
-    const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
-    expect(presenceOf(claimed.snapshot)).toMatchObject({ tiger: true, goat: true });
-    await sleep(1000); // B has counted two nodes since A started (it looks every 300 ms)
+    const { a, b, roomId, tiger } = await goatOnATigerOnB();
     await a.kill(); // SIGKILL: A says nothing of its goat's socket
     // B counts again by itself: the goat shows as gone, its grace runs, and the tiger may claim.
     const gone = await tiger.waitFor((e) => e.snapshot.seats.goat.connected === false, 20_000);
@@ -136,17 +145,7 @@ describe('presence across two nodes', () => {
   });
 
   it('shows the player of a node that crashed and came back between two looks as gone', async () => {
-    const [a, b] = await Promise.all([
-      node({ PRESENCE_RECOUNT_MS: '300' }),
-      node({ PRESENCE_RECOUNT_MS: '300' }),
-    ]);
-    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
-    const { roomId } = created;
-    const [goat, tiger] = await fixture.clients(a.url, b.url);
-    await goat.request('room:join', { roomId, seatToken: created.seatToken });
-    const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
-    expect(presenceOf(claimed.snapshot)).toMatchObject({ tiger: true, goat: true });
-    await sleep(1000); // B has counted two nodes
+    const { a, b, roomId, tiger } = await goatOnATigerOnB();
     // B is frozen while A crashes and another node starts: when B looks again there are two
     // nodes, as before, and the goat's socket is nowhere.
     const paused = b.child.pid!;
