@@ -10,8 +10,7 @@
  * load); the table side is `max` as the server's bot workers make it: it plays the table's fastest
  * win where the table has one, in a table draw the race search's move (`raceOracle`, race.ts;
  * BENCH_TB_RACE_NODES, BENCH_TB_RACE_CAPTURE, BENCH_TB_RACE_TOGGLE and BENCH_TB_PROOF override its budget,
- * capture and toggle weights and the prover's expansions; BENCH_TB_CHECK and BENCH_TB_CHECK_MARGIN the
- * check of its choice: expansions a move checked, and the margin below the best score checked), and its
+ * capture and toggle weights and the prover's expansions), and its
  * search probes the table (`useTableProbe`). For comparison BENCH_TB_ORACLE=keep lets `max`
  * search among the drawing moves the race did not prove lost, =wins plays only the table's wins
  * (the search alone in its draws), =best keeps to the table's best moves (searching among them).
@@ -115,8 +114,6 @@ function tableOracle(table: Tablebase, name: string): MoveOracle {
     captureWeight: Number(process.env.BENCH_TB_RACE_CAPTURE ?? RACE_LIMITS.captureWeight),
     proofExpansions: Number(process.env.BENCH_TB_PROOF ?? RACE_LIMITS.proofExpansions),
     toggleWeight: Number(process.env.BENCH_TB_RACE_TOGGLE ?? RACE_LIMITS.toggleWeight ?? 0),
-    checkExpansions: Number(process.env.BENCH_TB_CHECK ?? RACE_LIMITS.checkExpansions ?? 0),
-    checkMargin: Number(process.env.BENCH_TB_CHECK_MARGIN ?? RACE_LIMITS.checkMargin ?? 0),
   };
   if (name === 'race' || name === 'keep') return raceOracle(table, name, limits);
   if (name === 'best') return (game) => table.bestMoves(game);

@@ -161,30 +161,4 @@ describe('a long forced race (two tiers)', () => {
       'a5-b4',
     );
   });
-
-  it('checks the race search’s choice: of the moves tied with it, plays one the prover does not prove lost', () => {
-    // Three plies deep the race search ties b3-b4 and a5-a4 (b3-b4 first, by move order), and
-    // the prover on 300 expansions from here settles no move: the race search's choice is played.
-    const limits = { maxNodes: 100_000, maxDepth: 3, captureWeight: 4, proofExpansions: 300 };
-    const race = new RaceSearch(probe2, 2).search(forced, limits);
-    const best = race!.scores[0]!.score;
-    expect(race!.scores.filter((s) => s.score === best).map((s) => makeMove(s.move))).toEqual([
-      'b3-b4',
-      'a5-a4',
-    ]);
-    expect(new RaceProver(probe2, 2).prove(forced, 300)!.status).toBe('open');
-    const choose = () =>
-      makeMove(chooseMove(forced, 'max', seededRandom(1), undefined, { maxNodes: 2000 })!.move);
-    useMoveOracle(raceOracle(two, 'race', limits));
-    expect(choose()).toBe('b3-b4');
-    // From the position after b3-b4, 500 expansions prove the goats' race won; after a5-a4 not.
-    const after = (move: string) => {
-      const next = playMoveTexts(forced, [move]);
-      if (!next.ok) throw new Error(next.error.message);
-      return new RaceProver(probe2, 2).prove(next.value, 500)!.status;
-    };
-    expect([after('b3-b4'), after('a5-a4')]).toEqual(['won', 'open']);
-    useMoveOracle(raceOracle(two, 'race', { ...limits, checkExpansions: 500 }));
-    expect(choose()).toBe('a5-a4');
-  });
 });

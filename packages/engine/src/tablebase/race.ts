@@ -51,14 +51,6 @@ export interface RaceLimits {
   readonly toggleWeight?: number;
   /** The proof-number search first (oracle.ts): at most this many expansions; none when absent. */
   readonly proofExpansions?: number;
-  /**
-   * The check of the race search's choice (oracle.ts): the position after each root move scored
-   * within `checkMargin` of the best, in the search's order, put to the prover on this many
-   * expansions until one is not proven lost for the mover; none when absent or 0.
-   */
-  readonly checkExpansions?: number;
-  /** How far below the best score a root move is still checked (0: the moves tied with it). */
-  readonly checkMargin?: number;
   /** The request's cancellation (a bot worker's), checked with the clock. */
   readonly stopped?: () => boolean;
 }
@@ -68,9 +60,7 @@ export interface RaceLimits {
  * the time), then the race search, 150k nodes a move (with the prover, 150k lost 5 of 32 bench
  * games where 60k lost 7, README), at most 2 s in all; `max` does not search when the race names
  * its move. The goats' horizon counts safe toggles at 2 drawing moves each (the bench's goats over
- * 30 starts: 23-4-3 against 24-1-5 without, 25-1-4 at 1, 21-2-7 at 4; README). The race search's
- * choice is checked by the prover, 20k expansions from the position after it and after each move
- * tied with it (at most 20% of the time; the bench's starts 0–3, 5–7, 9, 10, 15, 24: README).
+ * 30 starts: 23-4-3 against 24-1-5 without, 25-1-4 at 1, 21-2-7 at 4; README).
  */
 export const RACE_LIMITS: RaceLimits = {
   maxNodes: 150_000,
@@ -78,7 +68,6 @@ export const RACE_LIMITS: RaceLimits = {
   captureWeight: 4,
   toggleWeight: 2,
   proofExpansions: 20_000,
-  checkExpansions: 20_000,
 };
 
 export interface RaceResult {
