@@ -44,7 +44,8 @@ describe('resign', () => {
     });
     expectError(await t.tiger.request('move', { roomId: t.roomId, move: 'a1-b1', ply: 1 }), 'GAME_OVER');
     expectError(await t.goat.request('resign', { roomId: t.roomId }), 'GAME_OVER');
-    expectError(await t.goat.request('resign', { roomId: 'x' }), 'BAD_REQUEST');
+    expectError(await t.goat.request('resign', { roomId: 'x' }), 'NOT_FOUND');
+    expectError(await t.goat.request('resign', { roomId: 5 }), 'BAD_REQUEST');
   });
 });
 
