@@ -138,6 +138,7 @@ describe.each(stores)('GET /api/games on %s', (_name, configOf) => {
       ['?variant=chess', 'variant'],
       ['?before=yesterday', 'before'],
       ['?page=2', 'page'],
+      ['?page=', 'page'],
     ] as const) {
       const response = await fetch(`${url}/api/games${bad}`);
       expect(response.status, bad).toBe(400);

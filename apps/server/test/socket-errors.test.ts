@@ -86,7 +86,10 @@ describe('every error code, and nothing changes', () => {
     for (const seatToken of ['short', 'bad-token', 'not a token at all, with spaces']) {
       expectError(await stranger.request('room:join', { roomId, seatToken }), 'UNAUTHORIZED');
     }
-    expect(expectError(await stranger.request('room:join', { roomId, seatToken: 5 }), 'BAD_REQUEST'));
+    expectError(await stranger.request('room:join', { roomId, seatToken: 5 }), 'BAD_REQUEST');
+    // A room id of the wrong shape with another fault is a bad request, naming both.
+    const both = await stranger.request('room:join', { roomId: 'x', seatToken: 5 });
+    expect(expectError(both, 'BAD_REQUEST').error.message).toMatch(/roomId.*seatToken/);
     expectError(await stranger.request('move', { roomId, move: 'G@c3', ply: 0 }), 'UNAUTHORIZED');
     // A token of another room is no good here either.
     const other = await createRoom(server.url, { variant: 'bagh-chal', side: 'tiger' });

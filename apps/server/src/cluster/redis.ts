@@ -68,8 +68,11 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
       `REDIS_URL: Redis 7 or later is needed (sharded pub/sub), this one is ${version ?? 'unknown'}`,
     );
   }
-  // This node's start, counted: see RoomChannelAdapter.members.
-  await pub.incr(STARTS_KEY);
+  // This node's start, counted (see RoomChannelAdapter.members); uncounted, a crash and restart
+  // of this node within a look goes unseen, as before the counter.
+  await pub
+    .incr(STARTS_KEY)
+    .catch((error: unknown) => log.warn({ err: error }, 'redis adapter: start not counted'));
   const channels = new ChannelSubscriptions(sub, log);
   log.info({ redis: redactedUrl(url) }, 'several-node mode: Socket.IO adapter and budgets in Redis');
   return {
@@ -80,6 +83,8 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
     },
     client: pub,
     close: async () => {
+      // A stop counted: the other nodes see a node fewer that they need not look for.
+      if (pub.isReady) await pub.incr(STOPS_KEY).catch(() => undefined);
       await Promise.all([pub, sub].map((client) => (client.isOpen ? client.close() : undefined)));
     },
   };
@@ -87,8 +92,9 @@ export async function connectRedisCluster(url: string, log: Logger): Promise<Red
 
 const CHANNEL_PREFIX = 'bagh';
 
-/** How many nodes have started, each adding one as it connects (lost with Redis: a change too). */
+/** How many nodes have started, each adding one as it connects, and stopped gracefully. */
 const STARTS_KEY = `${CHANNEL_PREFIX}#starts`;
+const STOPS_KEY = `${CHANNEL_PREFIX}#stops`;
 
 /** The longest a join waits for its room's subscription (Redis slow or away: the re-join recovers). */
 const SUBSCRIBE_WAIT_MS = 2000;
@@ -301,10 +307,14 @@ export class RoomChannelAdapter extends ClusterAdapter {
     return ShardNumSub.parse(reply)[1];
   }
 
-  /** The nodes alive now, and how many have started (a node restarted between two looks). */
+  /** The nodes alive now, and how many have started and stopped gracefully. */
   async members(): Promise<ClusterMembers> {
-    const [nodes, starts] = await Promise.all([this.serverCount(), this.#pub.get(STARTS_KEY)]);
-    return { nodes, starts: Number(starts ?? 0) };
+    const [nodes, starts, stops] = await Promise.all([
+      this.serverCount(),
+      this.#pub.get(STARTS_KEY),
+      this.#pub.get(STOPS_KEY),
+    ]);
+    return { nodes, starts: Number(starts ?? 0), stops: Number(stops ?? 0) };
   }
 
   override async close(): Promise<void> {

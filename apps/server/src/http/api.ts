@@ -93,7 +93,12 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
     // An id of the wrong shape names no room: unknown, as one that matches nothing is.
     const parsed = RoomParams.safeParse(params);
     const room = parsed.success ? await rooms.get(parsed.data.roomId) : null;
-    if (!room) throw new HttpError(404, 'NOT_FOUND', `no room ${(params as { roomId: string }).roomId}`);
+    if (!room)
+      throw new HttpError(
+        404,
+        'NOT_FOUND',
+        `no room ${String((params as { roomId: string }).roomId).slice(0, 32)}`,
+      );
     await room.settleTime();
     return room;
   }

@@ -113,14 +113,18 @@ export type RematchResult = Result<Rematched, RoomError>;
 const RESYNC_SPREAD_MS = 2000;
 
 /**
- * The cluster's nodes as a node sees them: `nodes` alive now, and `starts`, how many nodes have
- * started in the cluster's life. A node that crashed and came back between two looks leaves
- * `nodes` as it was, but not `starts`.
+ * The cluster's nodes as a node sees them: `nodes` alive now; `starts` and `stops`, how many have
+ * started and stopped gracefully in the cluster's life. `starts − stops − nodes` counts the nodes
+ * that left unannounced (crashed): it rises when one crashes, even if it came back between two
+ * looks (then `nodes` is as it was); a graceful restart or a new node leaves it as it was.
  */
 export interface ClusterMembers {
   readonly nodes: number;
   readonly starts: number;
+  readonly stops: number;
 }
+
+const crashed = (m: ClusterMembers) => m.starts - m.stops - m.nodes;
 
 export class RoomManager {
   readonly #opts: RoomManagerOptions;
@@ -156,7 +160,7 @@ export class RoomManager {
 
   /**
    * Several nodes: when there are fewer than at the last look (a node crashed: it sends no
-   * disconnects), or a node started since (it may be one that crashed and came back in between),
+   * disconnects), or more crashed since (one may have come back in between: ClusterMembers),
    * the rooms this node shares with another count who is here again, so that the crashed node's
    * players show as gone (their abandonment grace starts), and the timed games in play this node
    * lacks are loaded, so that the crashed node's flags still fall. The count of nodes is then
@@ -172,11 +176,11 @@ export class RoomManager {
     const before = this.#members;
     this.#members = now;
     if (before === undefined || this.#closing) return;
-    if (now.nodes >= before.nodes && now.starts === before.starts) return;
+    if (now.nodes >= before.nodes && crashed(now) <= crashed(before)) return;
     const rooms = this.recountShared();
     this.#opts.log.info(
-      { nodes: now.nodes, before: before.nodes, started: now.starts - before.starts, rooms },
-      'a node left or started: shared rooms count who is here again',
+      { nodes: now.nodes, before: before.nodes, crashed: crashed(now) - crashed(before), rooms },
+      'a node left: shared rooms count who is here again',
     );
     this.#watchClocksNow?.();
   }

@@ -467,8 +467,11 @@ function refusalOfIssues(
 ): { code: 'NOT_FOUND' | 'UNAUTHORIZED' | 'BAD_REQUEST'; message: string } {
   const malformed = (key: string) => (issue: z.core.$ZodIssue) =>
     issue.code === 'invalid_format' && issue.path.length === 1 && issue.path[0] === key;
-  if (issues.some(malformed('roomId'))) {
-    return { code: 'NOT_FOUND', message: `no room ${String((payload as { roomId: string }).roomId)}` };
+  if (issues.every(malformed('roomId'))) {
+    return {
+      code: 'NOT_FOUND',
+      message: `no room ${String((payload as { roomId: string }).roomId).slice(0, 32)}`,
+    };
   }
   if (issues.every(malformed('seatToken'))) {
     return { code: 'UNAUTHORIZED', message: 'this seat token belongs to no seat of this room' };
