@@ -309,10 +309,9 @@ export class RoomChannelAdapter extends ClusterAdapter {
 
   /** The nodes alive now, and how many have started and stopped gracefully. */
   async members(): Promise<ClusterMembers> {
-    const [nodes, starts, stops] = await Promise.all([
+    const [nodes, [starts, stops]] = await Promise.all([
       this.serverCount(),
-      this.#pub.get(STARTS_KEY),
-      this.#pub.get(STOPS_KEY),
+      this.#pub.mGet([STARTS_KEY, STOPS_KEY]),
     ]);
     return { nodes, starts: Number(starts ?? 0), stops: Number(stops ?? 0) };
   }

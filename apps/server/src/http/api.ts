@@ -15,7 +15,7 @@ import type { RoomLimits } from '../limits/rooms.js';
 import type { RoomManager } from '../rooms/manager.js';
 import type { Room } from '../rooms/room.js';
 import { snapshotOf } from '../rooms/snapshot.js';
-import type { RoomState } from '../rooms/state.js';
+import { noRoom, type RoomState } from '../rooms/state.js';
 import { HttpError } from './errors.js';
 
 export interface ApiOptions {
@@ -93,12 +93,7 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
     // An id of the wrong shape names no room: unknown, as one that matches nothing is.
     const parsed = RoomParams.safeParse(params);
     const room = parsed.success ? await rooms.get(parsed.data.roomId) : null;
-    if (!room)
-      throw new HttpError(
-        404,
-        'NOT_FOUND',
-        `no room ${String((params as { roomId: string }).roomId).slice(0, 32)}`,
-      );
+    if (!room) throw new HttpError(404, 'NOT_FOUND', noRoom((params as { roomId?: unknown }).roomId));
     await room.settleTime();
     return room;
   }

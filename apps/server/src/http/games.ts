@@ -24,12 +24,13 @@ function keyOf(cursor: string): NonNullable<GameQuery['before']> {
   return { finishedAt: Number(cursor.slice(0, dot)), roomId: cursor.slice(dot + 1) };
 }
 
+const LISTING_PARAMETERS = Object.keys(GamesQuery.shape);
+
 /** A parameter of the listing given empty (`?variant=&limit=`) is one not given; an unknown one is refused all the same. */
 function withoutEmpty(query: unknown): unknown {
   if (typeof query !== 'object' || query === null) return query;
-  const known = Object.keys(GamesQuery.shape);
   return Object.fromEntries(
-    Object.entries(query).filter(([key, value]) => value !== '' || !known.includes(key)),
+    Object.entries(query).filter(([key, value]) => value !== '' || !LISTING_PARAMETERS.includes(key)),
   );
 }
 

@@ -35,6 +35,7 @@ import {
   DEFAULT_ABANDON_GRACE_MS,
   MAX_FORMER_TOKENS,
   newRoomState,
+  noRoom,
   otherSide,
   type PresenceCounts,
   type RoomEnv,
@@ -70,7 +71,7 @@ export interface RoomManagerOptions {
    * presence is counted across nodes and stored with the room.
    */
   readonly countRemote?: (roomId: string) => Promise<PresenceCounts | null>;
-  /** Several nodes: how many there are now, and how many have started (see ClusterMembers). */
+  /** Several nodes: how many there are now, and how many have started and stopped (ClusterMembers). */
   readonly clusterMembers?: () => Promise<ClusterMembers>;
   /** How often (ms) the nodes are looked at, to recount shared rooms when one left (10 s). */
   readonly presenceRecountMs?: number;
@@ -519,7 +520,7 @@ export class RoomManager {
       return { ok: false, error: roomError('UNAVAILABLE', 'the game could not be loaded; try again') };
     }
     if (!room) {
-      const result: Reduction = { ok: false, error: roomError('NOT_FOUND', `no room ${roomId}`) };
+      const result: Reduction = { ok: false, error: roomError('NOT_FOUND', noRoom(roomId)) };
       return result;
     }
     return room.dispatch(command, settle, prepare, send);

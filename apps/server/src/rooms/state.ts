@@ -157,6 +157,9 @@ export interface RoomError {
 }
 export const roomError = (code: ErrorCode, message: string): RoomError => ({ code, message });
 
+/** NOT_FOUND's message for `roomId`, whatever was sent as one (cut to a room id's longest). */
+export const noRoom = (roomId: unknown): string => `no room ${String(roomId).slice(0, 32)}`;
+
 /** The clocks of a game in play: null in an untimed room, and once the game is over. */
 export const clockInPlay = (state: RoomState): Clock | null => (state.result === null ? state.clock : null);
 

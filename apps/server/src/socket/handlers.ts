@@ -28,7 +28,7 @@ import type { RoomManager } from '../rooms/manager.js';
 import { sideOfToken } from '../rooms/presence.js';
 import type { Command, Reduction } from '../rooms/reducer.js';
 import type { Room, Send } from '../rooms/room.js';
-import { botSeatOf, otherSide } from '../rooms/state.js';
+import { botSeatOf, noRoom, otherSide } from '../rooms/state.js';
 import { claimedSeatToken, hashSeatToken, newSeatToken } from '../rooms/tokens.js';
 import { StoreUnavailableError } from '../storage/guarded.js';
 import { type RateLimit, TokenBucket } from './token-bucket.js';
@@ -468,10 +468,7 @@ function refusalOfIssues(
   const malformed = (key: string) => (issue: z.core.$ZodIssue) =>
     issue.code === 'invalid_format' && issue.path.length === 1 && issue.path[0] === key;
   if (issues.every(malformed('roomId'))) {
-    return {
-      code: 'NOT_FOUND',
-      message: `no room ${String((payload as { roomId: string }).roomId).slice(0, 32)}`,
-    };
+    return { code: 'NOT_FOUND', message: noRoom((payload as { roomId: unknown }).roomId) };
   }
   if (issues.every(malformed('seatToken'))) {
     return { code: 'UNAUTHORIZED', message: 'this seat token belongs to no seat of this room' };
