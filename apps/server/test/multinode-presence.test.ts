@@ -144,6 +144,22 @@ describe('presence across two nodes', () => {
     expect((await getSnapshot(b.url, roomId)).result).toEqual({ winner: 'tiger', reason: 'abandoned' });
   });
 
+  it("shows the player of a node that crashed within the other's first interval as gone", async () => {
+    // B looks at the cluster as it starts, then only every 4 s: A crashes before B's second look.
+    const a = await node();
+    const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
+    const { roomId } = created;
+    const [goat] = await fixture.clients(a.url);
+    await goat.request('room:join', { roomId, seatToken: created.seatToken });
+    const b = await node({ PRESENCE_RECOUNT_MS: '4000' });
+    const [tiger] = await fixture.clients(b.url);
+    const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
+    expect(presenceOf(claimed.snapshot)).toMatchObject({ tiger: true, goat: true });
+    await a.kill();
+    const gone = await tiger.waitFor((e) => e.snapshot.seats.goat.connected === false, 20_000);
+    expect(gone.snapshot.abandon).toMatchObject({ side: 'goat' });
+  });
+
   it('shows the player of a node that crashed and came back between two looks as gone', async () => {
     const { a, b, roomId, tiger } = await goatOnATigerOnB();
     // B is frozen while A crashes and another node starts: when B looks again there are two

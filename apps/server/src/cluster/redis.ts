@@ -309,6 +309,8 @@ export class RoomChannelAdapter extends ClusterAdapter {
 
   /** The nodes alive now, and how many have started and stopped gracefully. */
   async members(): Promise<ClusterMembers> {
+    // This node counts itself (at start its own subscription may still be under way).
+    await this.#channels.underWay(this.#requestChannel);
     const [nodes, [starts, stops]] = await Promise.all([
       this.serverCount(),
       this.#pub.mGet([STARTS_KEY, STOPS_KEY]),

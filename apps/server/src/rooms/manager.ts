@@ -156,6 +156,8 @@ export class RoomManager {
         opts.presenceRecountMs ?? PRESENCE_RECOUNT_MS,
       );
       this.#recounter.unref();
+      // The first look at once: a node that crashes within this node's first interval is seen.
+      void this.#watchNodes();
     }
   }
 
