@@ -69,6 +69,10 @@ describe('every error code, and nothing changes', () => {
       expectError(await client.request('room:join', { roomId }), 'NOT_FOUND');
       expectError(await client.request('move', { roomId, move: 'G@c3', ply: 0 }), 'NOT_FOUND');
     }
+    // A token, of any shape, for a room that does not exist: the room is what is missing.
+    for (const seatToken of ['bad-token', 'x'.repeat(43)]) {
+      expectError(await client.request('room:join', { roomId: 'no-such-room', seatToken }), 'NOT_FOUND');
+    }
   });
 
   it('UNAUTHORIZED for spectators, strangers and wrong tokens', async () => {

@@ -187,7 +187,13 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     const parsed = parseRequest(event, payload);
     if (!parsed.success) {
       const { code, message } = refusalOfIssues(parsed.error.issues, payload);
-      reply(failure(code, message));
+      const roomId = roomIdOf(payload);
+      if (code !== 'UNAUTHORIZED' || roomId === undefined) return reply(failure(code, message));
+      // A token of no seat's shape is refused as a wrong one is: after the room is found.
+      rooms.get(roomId).then(
+        (room) => reply(room ? failure(code, message) : failure('NOT_FOUND', noRoom(roomId))),
+        () => reply(failure(code, message)),
+      );
       return;
     }
     handlers[event](parsed.data, reply).catch((error: unknown) => {
