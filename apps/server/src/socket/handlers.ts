@@ -188,7 +188,10 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     if (!parsed.success) {
       const { code, message } = refusalOfIssues(parsed.error.issues, payload);
       const roomId = roomIdOf(payload);
-      if (code !== 'UNAUTHORIZED' || roomId === undefined) return reply(failure(code, message));
+      if (code !== 'UNAUTHORIZED' || roomId === undefined) {
+        reply(failure(code, message));
+        return;
+      }
       // A token of no seat's shape is refused as a wrong one is: after the room is found.
       rooms.get(roomId).then(
         (room) => reply(room ? failure(code, message) : failure('NOT_FOUND', noRoom(roomId))),
