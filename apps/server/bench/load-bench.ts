@@ -27,6 +27,9 @@
  *   BENCH_HUMAN_NODES=1,2                                     their node counts (1: both stores)
  *   BENCH_RESTART_ROOMS=1000                                  the restart under load (0: skip)
  *   BENCH_WARMUP=10                                           seconds of unmeasured play first (JIT)
+ *   BENCH_PAIRS=0                                             then relay and 1 node again, back to back
+ *                                                             this many times: each pair's ratio, and
+ *                                                             the median (the box's noise, seen)
  *   REDIS_SERVER=/usr/bin/redis-server, PG_BIN=/usr/lib/postgresql/15/bin   started on free loopback ports
  * e.g. a quick look: BENCH_ROOMS=200 BENCH_SECONDS=5 BENCH_HUMAN_ROOMS=0 BENCH_RESTART_ROOMS=0 pnpm bench:load
  */
@@ -234,6 +237,27 @@ benchMain(async () => {
   const humanPg = human.get('1 node on PostgreSQL');
   goal('2 nodes / 1 node on PostgreSQL p99 at human pace', human.get('2 nodes'), humanPg, p99, 2);
   goal('2 nodes, rooms on one node / 1 node on PostgreSQL p99 at human pace', humanRouted, humanPg, p99, 2);
+
+  const pairs = setting('pairs', 'BENCH_PAIRS', 0, true);
+  if (pairs > 0) {
+    out(`1 node / relay CPU/move in ${pairs} more pairs, back to back (the first run's above):`);
+    const ratios: number[] = [];
+    for (let pair = 1; pair <= pairs; pair++) {
+      const relayed = await relay(rooms, seconds, ratePerRoom);
+      const single = await bagh(1, 'sqlite', rooms, seconds, ratePerRoom);
+      ratios.push(cpu(single) / cpu(relayed));
+      out(
+        `  pair ${pair}: relay ${cpu(relayed).toFixed(0)}, 1 node ${cpu(single).toFixed(0)} µs/move: ` +
+          `${ratios.at(-1)!.toFixed(2)}× (load average ${loadavg()[0]!.toFixed(2)})`,
+      );
+    }
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+    out(
+      `  median ${median.toFixed(2)}× (range ${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}×; ` +
+        `goal ≤ 2×: ${median <= 2 ? 'met' : 'NOT met'})`,
+    );
+  }
 
   if (restartRooms > 0) {
     const r = await restartUnderLoad(restartRooms, 0.5);
