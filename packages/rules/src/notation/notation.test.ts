@@ -115,6 +115,16 @@ describe('R42 game record', () => {
     expect(lie.ok).toBe(false);
     if (!lie.ok) expect(lie.error.code).toBe('ERR_RECORD_RESULT');
     expect(parseRecord('no headers').ok).toBe(false);
+    const twice = parseRecord('[Variant "bagh-guti"]\n[Variant "bagh-chal"]\n\n1. G@c3 *\n');
+    expect(!twice.ok && twice.error.message).toBe('the Variant header is given twice');
+    const unquoted = parseRecord('[Variant bagh-chal]\n\n1. G@c3 *\n');
+    expect(!unquoted.ok && unquoted.error.message).toMatch(/^malformed header line '\[Variant bagh-chal\]'/);
+    const late = parseRecord('[Variant "bagh-chal"]\n\n1. G@c3 a1-b2\n[Result "*"]\n*\n');
+    expect(!late.ok && late.error.message).toMatch(/^header lines come before the moves/);
+    const capped = '[Variant "bagh-chal"]\n\n1. G@c3 a1-b2 2. G@a1 *\n';
+    expect(parseRecord(capped, { maxMoves: 3 }).ok).toBe(true);
+    const over = parseRecord(capped, { maxMoves: 2 });
+    expect(!over.ok && over.error.message).toBe('the record has 3 moves; at most 2 are taken');
     const option = parseRecord('[Variant "bagh-chal"]\n[Options "multiJump"]\n\n*\n');
     expect(option.ok).toBe(false);
     if (!option.ok)
@@ -150,6 +160,14 @@ describe('R42 a declared result the moves do not reach (R14, R15, R30)', () => {
   ])('accepts %s by %s', (result, termination, expected) => {
     const parsed = record(result, termination);
     expect(parsed.ok && parsed.value.result).toEqual(expected);
+  });
+  it('refuses a Termination on an unfinished game (*): the reason would be lost', () => {
+    for (const termination of ['resign', 'timeout', 'anything']) {
+      const parsed = record('*', termination);
+      expect(!parsed.ok && parsed.error.code).toBe('ERR_RECORD_RESULT');
+    }
+    const open = record('*', '');
+    expect(open.ok && open.value.result).toBeNull();
   });
   it("refuses a Result header the moves' last token contradicts; either alone is taken", () => {
     const both = record('tiger', 'resign', 'goat');

@@ -86,7 +86,11 @@ export function makeRecord(
 const HEADER = /^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$/;
 const RESULT_TOKENS = new Set(['tiger', 'goat', 'draw', '*']);
 
-export function parseRecord(text: string): Result<GameRecord, RecordError> {
+/** `maxMoves`: a record with more moves is refused before any is played (a server's cap). */
+export function parseRecord(
+  text: string,
+  limits: { readonly maxMoves?: number } = {},
+): Result<GameRecord, RecordError> {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const headers: Record<string, string> = {};
   let i = 0;
@@ -97,8 +101,15 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
       continue;
     }
     const match = HEADER.exec(line);
-    if (!match) break;
-    headers[match[1]!] = match[2]!.replace(/\\(.)/g, '$1');
+    if (!match) {
+      if (line.startsWith('[')) return err(rulesError('ERR_RECORD_SYNTAX', malformedHeader(line)));
+      break;
+    }
+    const key = match[1]!;
+    if (Object.hasOwn(headers, key)) {
+      return err(rulesError('ERR_RECORD_SYNTAX', `the ${key} header is given twice`));
+    }
+    headers[key] = match[2]!.replace(/\\(.)/g, '$1');
   }
   const variant = headers.Variant;
   if (!variant || !(VARIANTS as readonly string[]).includes(variant)) {
@@ -126,6 +137,15 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
     .split(/\s+/)
     .map((token) => token.replace(/^\d+\.+/, ''))
     .filter(Boolean);
+  const header = tokens.find((token) => token.startsWith('['));
+  if (header !== undefined) {
+    return err(
+      rulesError(
+        'ERR_RECORD_SYNTAX',
+        `header lines come before the moves, not among them: '${header.slice(0, 40)}'`,
+      ),
+    );
+  }
   const last = tokens.at(-1);
   const resultToken = last !== undefined && RESULT_TOKENS.has(last) ? tokens.pop()! : undefined;
   if (resultToken !== undefined && headers.Result !== undefined && headers.Result !== resultToken) {
@@ -133,6 +153,14 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
       rulesError(
         'ERR_RECORD_RESULT',
         `the Result header says '${headers.Result}' but the moves end with '${resultToken}'`,
+      ),
+    );
+  }
+  if (limits.maxMoves !== undefined && tokens.length > limits.maxMoves) {
+    return err(
+      rulesError(
+        'ERR_RECORD_SYNTAX',
+        `the record has ${tokens.length} moves; at most ${limits.maxMoves} are taken`,
       ),
     );
   }
@@ -147,10 +175,19 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
     );
   }
   const game = played.value;
+  const termination = headers.Termination ?? '';
+  if (resultText === '*' && termination !== '' && !game.outcome) {
+    return err(
+      rulesError(
+        'ERR_RECORD_RESULT',
+        `an unfinished game ('*') has no Termination, but this record gives '${termination.slice(0, 40)}'`,
+      ),
+    );
+  }
   const declared: RecordResult | null =
     resultText === '*'
       ? null
-      : { winner: resultText === 'draw' ? null : (resultText as Side), reason: headers.Termination ?? '' };
+      : { winner: resultText === 'draw' ? null : (resultText as Side), reason: termination };
   if (game.outcome) {
     if (
       !declared ||
@@ -172,6 +209,11 @@ export function parseRecord(text: string): Result<GameRecord, RecordError> {
   const unfit = declared && unfitDeclaredResult(declared, game.moves.length);
   if (unfit) return err(rulesError('ERR_RECORD_RESULT', unfit));
   return ok({ headers, game, result: declared });
+}
+
+/** Why a line that opens like a header is not one. */
+function malformedHeader(line: string): string {
+  return `malformed header line '${line.slice(0, 60)}': a header is written [Key "value"]`;
 }
 
 /**
