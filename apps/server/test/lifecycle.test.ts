@@ -2,7 +2,13 @@
  * Issue 5, the game lifecycle, through real sockets: resign, abort, draws, clocks, abandonment,
  * rematch, chat, the live list, record export/import, and clocks across a restart.
  */
-import type { ChatMessage, RoomEvent, SeatAssigned, Snapshot } from '@bagh/protocol';
+import {
+  type ChatMessage,
+  MAX_PLIES,
+  type RoomEvent,
+  type SeatAssigned,
+  type Snapshot,
+} from '@bagh/protocol';
 import { gameFromMoves, makeRecord } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,10 +22,11 @@ import {
   type Table,
   waitUntil,
 } from './helpers.js';
-import { BAGH_CHAL_TIGER_WIN } from './lines.js';
+import { BAGH_CHAL_TIGER_WIN, baghGutiLoop } from './lines.js';
 
 const GRACE_MS = 200;
-const server = sharedServer({ abandonGraceMs: GRACE_MS });
+// Every room and import of this file comes from one address: room creation's own limit is tested elsewhere.
+const server = sharedServer({ abandonGraceMs: GRACE_MS, roomCreationPerMinute: 1000 });
 const fixture = perTest();
 
 const client = (url = server.url): Promise<Client> => fixture.client(url);
@@ -452,6 +459,22 @@ describe('game records', () => {
     const fromTheStart = (await (await importRecord(await recordOf(t.roomId))).json()) as { roomId: string };
     expect(await getSnapshot(server.url, fromTheStart.roomId)).not.toHaveProperty('start');
     expect(await getSnapshot(server.url, t.roomId)).not.toHaveProperty('start');
+  });
+
+  it('the longest game a room keeps round-trips; a record of more moves is 400', async () => {
+    const longest = baghGutiLoop(MAX_PLIES);
+    const game = gameFromMoves({ variant: 'bagh-guti', moves: longest });
+    if (!game.ok) throw new Error(game.error.message);
+    const record = makeRecord(game.value, { result: { winner: 'goat', reason: 'resign' } });
+    expect(record.length).toBeGreaterThan(16_000); // past every other body's limit
+    const response = await importRecord(record);
+    expect(response.status).toBe(201);
+    const { roomId } = (await response.json()) as { roomId: string };
+    expect(gameOf(await recordOf(roomId))).toBe(gameOf(record));
+    const longer = await importRecord(record.replace(' goat\n', ' c3-c2 goat\n'));
+    expect(longer.status).toBe(400);
+    const body = (await longer.json()) as { error: { message: string } };
+    expect(body.error.message).toBe(`the record has ${MAX_PLIES + 1} moves; at most ${MAX_PLIES} are taken`);
   });
 
   it("a bad record is 400 BAD_REQUEST with the parser's message", async () => {

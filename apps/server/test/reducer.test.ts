@@ -1,9 +1,10 @@
+import { MAX_PLIES } from '@bagh/protocol';
 import { describe, expect, it } from 'vitest';
 import { type Command, type Reduction, reduce } from '../src/rooms/reducer.js';
 import { snapshotOf } from '../src/rooms/snapshot.js';
 import { newRoomState, type RoomState } from '../src/rooms/state.js';
 import { hashSeatToken } from '../src/rooms/tokens.js';
-import { BAGH_CHAL_TIGER_WIN } from './lines.js';
+import { BAGH_CHAL_TIGER_WIN, baghGutiLoop } from './lines.js';
 
 const GOAT_HASH = hashSeatToken('goat-token-goat-token-goat-token');
 const TIGER_HASH = hashSeatToken('tiger-token-tiger-token-tiger-tok');
@@ -162,6 +163,29 @@ describe('room reducer: moves', () => {
       expect(text).not.toContain(GOAT_HASH);
       expect(text).not.toContain(TIGER_HASH);
     }
+  });
+});
+
+describe('the longest game a room keeps', () => {
+  it(`refuses a move past ${MAX_PLIES} plies as NOT_ALLOWED, saying how the game can end`, () => {
+    const room = run(
+      newRoomState('room-loop', 0, {
+        variant: 'bagh-guti',
+        options: {},
+        creator: { side: 'goat', tokenHash: GOAT_HASH },
+      }),
+      { type: 'join', socketId: 'g', tokenHash: GOAT_HASH },
+      { type: 'claim', socketId: 't', side: 'tiger', tokenHash: TIGER_HASH },
+    );
+    const loop = baghGutiLoop(MAX_PLIES + 1);
+    const full = loop
+      .slice(0, MAX_PLIES)
+      .reduce((state, text, ply) => run(state, move(ply % 2 === 0 ? 't' : 'g', text, ply)), room);
+    expect(full.moveTexts).toHaveLength(MAX_PLIES);
+    const refused = reduce(full, move('t', loop[MAX_PLIES]!, MAX_PLIES));
+    expect(code(refused)).toBe('NOT_ALLOWED');
+    expect(refused.ok ? '' : refused.error.message).toMatch(/at most 2000 moves: offer a draw or resign/);
+    expect(code(reduce(full, { type: 'resign', socketId: 't' }))).toBe('ok');
   });
 });
 

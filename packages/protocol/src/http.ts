@@ -58,7 +58,9 @@ export const LiveReply = z.object({ rooms: z.array(LiveRoom) });
 export type LiveReply = z.infer<typeof LiveReply>;
 
 /** `POST /api/records`: a RULES.md R42 game record to open as a finished room. */
-export const ImportRecordBody = z.object({ record: z.string().min(1).max(16_000) }).strict();
+/** Room for any record a room exports: MAX_PLIES moves, long multi-jumps, imported headers. */
+export const MAX_RECORD_CHARS = 100_000;
+export const ImportRecordBody = z.object({ record: z.string().min(1).max(MAX_RECORD_CHARS) }).strict();
 export type ImportRecordBody = z.infer<typeof ImportRecordBody>;
 
 export const ImportRecordReply = z.object({ roomId: RoomId, url: z.string() });

@@ -5,6 +5,8 @@ import {
   ImportRecordBody,
   type ImportRecordReply,
   type LiveReply,
+  MAX_PLIES,
+  MAX_RECORD_CHARS,
   RoomParams,
 } from '@bagh/protocol';
 import { makeRecord, parseRecord, type SIDES } from '@bagh/rules';
@@ -118,11 +120,13 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
     return reply.header('cache-control', 'no-store').send(live);
   });
 
-  fastify.post('/api/records', async (request, reply) => {
+  // A record of the longest game a room keeps is larger than the other bodies' limit.
+  const recordBodyLimit = 2 * MAX_RECORD_CHARS;
+  fastify.post('/api/records', { bodyLimit: recordBodyLimit }, async (request, reply) => {
     const { record } = parse(ImportRecordBody, request.body, 'record request');
     // Admitted before the record is replayed, the costly part: a refused import still counts.
     const { room } = await admitted(request, false, async () => {
-      const parsed = parseRecord(record);
+      const parsed = parseRecord(record, { maxMoves: MAX_PLIES });
       if (!parsed.ok) throw new HttpError(400, 'BAD_REQUEST', parsed.error.message);
       // The rules refuse a Termination that is not a reason a game of those moves can have.
       return { room: await rooms.importRecord(parsed.value) };

@@ -3,7 +3,7 @@
  * changes it makes (`judge`), which `reduce` folds into the state with `applyChange`.
  * Pure: `(RoomState, Command) → Result<{ state, events, changes, version }, RoomError>`; no I/O, no clock.
  */
-import type { ChatChannel, ChatMessage, RoomEvent } from '@bagh/protocol';
+import { type ChatChannel, type ChatMessage, MAX_PLIES, type RoomEvent } from '@bagh/protocol';
 import {
   ABORTED,
   AGREED_DRAW,
@@ -408,6 +408,12 @@ function move(state: RoomState, socketId: string, text: string, ply: number): Ju
 
 /** `side` (to move, in a game in play) plays `text`, judged by the rules; in a timed game the mover's clock is kept. */
 function playFor(state: RoomState, side: Side, text: string): Judgement {
+  if (state.moveTexts.length >= MAX_PLIES) {
+    return fail(
+      'NOT_ALLOWED',
+      `a room keeps at most ${MAX_PLIES} moves: offer a draw or resign (Bagh Guti and Bagh Bandi loop without noRepeat)`,
+    );
+  }
   const parsed = parseMove(text);
   if (!parsed.ok) return fail('ILLEGAL_MOVE', parsed.error.message);
   const legal = play(state.game, parsed.value);

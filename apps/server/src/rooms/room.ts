@@ -4,7 +4,7 @@
  */
 
 import { isDeepStrictEqual } from 'node:util';
-import type { ChatMessage, RoomEvent, Snapshot } from '@bagh/protocol';
+import { type ChatMessage, MAX_PLIES, type RoomEvent, type Snapshot } from '@bagh/protocol';
 import { flagAt, type Result, type Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
@@ -417,7 +417,14 @@ export class Room {
     const bots = this.#deps.bots;
     const state = this.#state;
     const bot = botSeatOf(state);
-    if (this.#stopped || !bots || !bot || state.result !== null || state.game.position.toMove !== bot.side) {
+    if (
+      this.#stopped ||
+      !bots ||
+      !bot ||
+      state.result !== null ||
+      state.game.position.toMove !== bot.side ||
+      state.moveTexts.length >= MAX_PLIES
+    ) {
       this.#dropBot();
       return;
     }
