@@ -252,7 +252,9 @@ benchMain(async () => {
       );
     }
     const sorted = [...ratios].sort((a, b) => a - b);
-    const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+    const middle = sorted.length / 2;
+    const median =
+      sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
     out(
       `  median ${median.toFixed(2)}× (range ${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}×; ` +
         `goal ≤ 2×: ${median <= 2 ? 'met' : 'NOT met'})`,

@@ -474,7 +474,7 @@ describe('game records', () => {
     const longer = await importRecord(record.replace(' goat\n', ' c3-c2 goat\n'));
     expect(longer.status).toBe(400);
     const body = (await longer.json()) as { error: { message: string } };
-    expect(body.error.message).toBe(`the record has ${MAX_PLIES + 1} moves; at most ${MAX_PLIES} are taken`);
+    expect(body.error.message).toBe(`${MAX_PLIES + 1} moves; at most ${MAX_PLIES} are taken`);
   });
 
   it("a bad record is 400 BAD_REQUEST with the parser's message", async () => {

@@ -145,13 +145,13 @@ describe('presence across two nodes', () => {
   });
 
   it("shows the player of a node that crashed within the other's first interval as gone", async () => {
-    // B looks at the cluster as it starts, then only every 4 s: A crashes before B's second look.
+    // B looks at the cluster as it starts, then only every 8 s: A crashes before B's second look.
     const a = await node();
     const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
     const { roomId } = created;
     const [goat] = await fixture.clients(a.url);
     await goat.request('room:join', { roomId, seatToken: created.seatToken });
-    const b = await node({ PRESENCE_RECOUNT_MS: '4000' });
+    const b = await node({ PRESENCE_RECOUNT_MS: '8000' });
     const [tiger] = await fixture.clients(b.url);
     const claimed = await tiger.request('seat:claim', { roomId, side: 'tiger' });
     expect(presenceOf(claimed.snapshot)).toMatchObject({ tiger: true, goat: true });

@@ -167,25 +167,46 @@ describe('room reducer: moves', () => {
 });
 
 describe('the longest game a room keeps', () => {
-  it(`refuses a move past ${MAX_PLIES} plies as NOT_ALLOWED, saying how the game can end`, () => {
-    const room = run(
-      newRoomState('room-loop', 0, {
-        variant: 'bagh-guti',
-        options: {},
-        creator: { side: 'goat', tokenHash: GOAT_HASH },
-      }),
-      { type: 'join', socketId: 'g', tokenHash: GOAT_HASH },
-      { type: 'claim', socketId: 't', side: 'tiger', tokenHash: TIGER_HASH },
+  const loop = baghGutiLoop(MAX_PLIES + 1);
+  /** A Bagh Guti room whose goat is socket g; the tiger is socket t, or the computer. */
+  const looped = (plies: number, computer: boolean): RoomState =>
+    loop.slice(0, plies).reduce(
+      (state, text, ply) =>
+        ply % 2 === 0 && computer
+          ? run(state, { type: 'bot-move', version: state.version, move: text })
+          : run(state, move(ply % 2 === 0 ? 't' : 'g', text, ply)),
+      run(
+        newRoomState('room-loop', 0, {
+          variant: 'bagh-guti',
+          options: {},
+          creator: { side: 'goat', tokenHash: GOAT_HASH },
+          ...(computer ? { bot: { side: 'tiger' as const, level: 'casual' as const } } : {}),
+        }),
+        { type: 'join', socketId: 'g', tokenHash: GOAT_HASH },
+        ...(computer
+          ? []
+          : [{ type: 'claim', socketId: 't', side: 'tiger', tokenHash: TIGER_HASH } as const]),
+      ),
     );
-    const loop = baghGutiLoop(MAX_PLIES + 1);
-    const full = loop
-      .slice(0, MAX_PLIES)
-      .reduce((state, text, ply) => run(state, move(ply % 2 === 0 ? 't' : 'g', text, ply)), room);
+
+  it(`refuses a move past ${MAX_PLIES} plies as NOT_ALLOWED, saying how the game can end`, () => {
+    const full = looped(MAX_PLIES, false);
     expect(full.moveTexts).toHaveLength(MAX_PLIES);
     const refused = reduce(full, move('t', loop[MAX_PLIES]!, MAX_PLIES));
     expect(code(refused)).toBe('NOT_ALLOWED');
     expect(refused.ok ? '' : refused.error.message).toMatch(/at most 2000 moves: offer a draw or resign/);
     expect(code(reduce(full, { type: 'resign', socketId: 't' }))).toBe('ok');
+  });
+
+  it('the computer, which takes no draw offer, agrees to one there', () => {
+    const before = looped(MAX_PLIES - 1, true);
+    expect(code(reduce(before, { type: 'draw-offer', socketId: 'g' }))).toBe('NOT_ALLOWED');
+    const full = looped(MAX_PLIES, true);
+    const drawn = ok(reduce(full, { type: 'draw-offer', socketId: 'g' }));
+    expect(drawn.state.result).toEqual({ winner: null, reason: 'agreement' });
+    expect(code(reduce(full, { type: 'bot-move', version: full.version, move: loop[MAX_PLIES]! }))).toBe(
+      'NOT_ALLOWED',
+    );
   });
 });
 

@@ -120,8 +120,9 @@ export async function apiRoutes(fastify: FastifyInstance, opts: ApiOptions): Pro
     return reply.header('cache-control', 'no-store').send(live);
   });
 
-  // A record of the longest game a room keeps is larger than the other bodies' limit.
-  const recordBodyLimit = 2 * MAX_RECORD_CHARS;
+  // A record of the longest game a room keeps is larger than the other bodies' limit (UTF-8:
+  // up to 3 bytes a character).
+  const recordBodyLimit = 3 * MAX_RECORD_CHARS + 1024;
   fastify.post('/api/records', { bodyLimit: recordBodyLimit }, async (request, reply) => {
     const { record } = parse(ImportRecordBody, request.body, 'record request');
     // Admitted before the record is replayed, the costly part: a refused import still counts.

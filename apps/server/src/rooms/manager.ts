@@ -135,6 +135,7 @@ export class RoomManager {
   #clockWatch: NodeJS.Timeout | undefined;
   #recounter: NodeJS.Timeout | undefined;
   #members: ClusterMembers | undefined;
+  #looking = false;
   /** Runs the timed games' watch now (set by watchClocks). */
   #watchClocksNow: (() => void) | undefined;
   readonly #now: () => number;
@@ -170,11 +171,15 @@ export class RoomManager {
    * already without it, so no recount waits for its answer.
    */
   async #watchNodes(): Promise<void> {
+    if (this.#looking) return; // the last look still waits (for Redis): its answer is the newer
+    this.#looking = true;
     let now: ClusterMembers;
     try {
       now = await this.#opts.clusterMembers!();
     } catch {
       return; // Redis away: looked at again next time
+    } finally {
+      this.#looking = false;
     }
     const before = this.#members;
     this.#members = now;

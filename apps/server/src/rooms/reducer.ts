@@ -195,7 +195,11 @@ export function judge(before: RoomState, command: Command): Judgement {
       });
     case 'draw-offer':
       return withPlayer(state, command.socketId, (side) => {
-        if (botSeatOf(state)) return fail('NOT_ALLOWED', 'the computer plays on: it takes no draw offers');
+        if (botSeatOf(state)) {
+          // At the longest a room keeps, nobody can move on: the computer agrees.
+          if (state.moveTexts.length >= MAX_PLIES) return finish(state, AGREED_DRAW);
+          return fail('NOT_ALLOWED', 'the computer plays on: it takes no draw offers');
+        }
         if (state.drawOffer === otherSide(side)) return finish(state, AGREED_DRAW);
         if (state.drawOffer === side) return unchanged(state);
         return changed(state, { kind: 'draw', action: 'offer', side });

@@ -193,19 +193,21 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
         return;
       }
       // A token of no seat's shape is refused as a wrong one is: after the room is found.
-      rooms.get(roomId).then(
-        (room) => reply(room ? failure(code, message) : failure('NOT_FOUND', noRoom(roomId))),
-        () => reply(failure(code, message)),
-      );
+      rooms
+        .get(roomId)
+        .then((room) => reply(room ? failure(code, message) : failure('NOT_FOUND', noRoom(roomId))), failed);
       return;
     }
-    handlers[event](parsed.data, reply).catch((error: unknown) => {
+    handlers[event](parsed.data, reply).catch(failed);
+
+    function failed(error: unknown): void {
       if (error instanceof StoreUnavailableError) {
-        return reply(failure('UNAVAILABLE', 'the game could not be saved; try again'));
+        reply(failure('UNAVAILABLE', 'the game could not be saved; try again'));
+        return;
       }
       log.error({ err: error, event }, 'handler failed');
       reply(failure('INTERNAL', 'internal error'));
-    });
+    }
   }
 
   /**

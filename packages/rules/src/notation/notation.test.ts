@@ -118,13 +118,13 @@ describe('R42 game record', () => {
     const twice = parseRecord('[Variant "bagh-guti"]\n[Variant "bagh-chal"]\n\n1. G@c3 *\n');
     expect(!twice.ok && twice.error.message).toBe('the Variant header is given twice');
     const unquoted = parseRecord('[Variant bagh-chal]\n\n1. G@c3 *\n');
-    expect(!unquoted.ok && unquoted.error.message).toMatch(/^malformed header line '\[Variant bagh-chal\]'/);
+    expect(!unquoted.ok && unquoted.error.message).toMatch(/^'\[Variant': headers come first/);
     const late = parseRecord('[Variant "bagh-chal"]\n\n1. G@c3 a1-b2\n[Result "*"]\n*\n');
-    expect(!late.ok && late.error.message).toMatch(/^header lines come before the moves/);
+    expect(!late.ok && late.error.message).toMatch(/^'\[Result': headers come first, as \[Key "value"\]$/);
     const capped = '[Variant "bagh-chal"]\n\n1. G@c3 a1-b2 2. G@a1 *\n';
     expect(parseRecord(capped, { maxMoves: 3 }).ok).toBe(true);
     const over = parseRecord(capped, { maxMoves: 2 });
-    expect(!over.ok && over.error.message).toBe('the record has 3 moves; at most 2 are taken');
+    expect(!over.ok && over.error.message).toBe('3 moves; at most 2 are taken');
     const option = parseRecord('[Variant "bagh-chal"]\n[Options "multiJump"]\n\n*\n');
     expect(option.ok).toBe(false);
     if (!option.ok)

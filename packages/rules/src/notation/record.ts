@@ -101,15 +101,26 @@ export function parseRecord(
       continue;
     }
     const match = HEADER.exec(line);
-    if (!match) {
-      if (line.startsWith('[')) return err(rulesError('ERR_RECORD_SYNTAX', malformedHeader(line)));
-      break;
-    }
+    if (!match) break;
     const key = match[1]!;
     if (Object.hasOwn(headers, key)) {
       return err(rulesError('ERR_RECORD_SYNTAX', `the ${key} header is given twice`));
     }
     headers[key] = match[2]!.replace(/\\(.)/g, '$1');
+  }
+  const tokens = lines
+    .slice(i)
+    .join(' ')
+    .replace(/\{[^}]*\}/g, ' ')
+    .split(/\s+/)
+    .map((token) => token.replace(/^\d+\.+/, ''))
+    .filter(Boolean);
+  // A header line among the moves, or one not written [Key "value"] (it ended the headers).
+  const header = tokens.find((token) => token.startsWith('['));
+  if (header !== undefined) {
+    return err(
+      rulesError('ERR_RECORD_SYNTAX', `'${header.slice(0, 40)}': headers come first, as [Key "value"]`),
+    );
   }
   const variant = headers.Variant;
   if (!variant || !(VARIANTS as readonly string[]).includes(variant)) {
@@ -130,22 +141,6 @@ export function parseRecord(
     return err(rulesError('ERR_RECORD_SYNTAX', `${header} header: ${created.error.message}`));
   }
 
-  const tokens = lines
-    .slice(i)
-    .join(' ')
-    .replace(/\{[^}]*\}/g, ' ')
-    .split(/\s+/)
-    .map((token) => token.replace(/^\d+\.+/, ''))
-    .filter(Boolean);
-  const header = tokens.find((token) => token.startsWith('['));
-  if (header !== undefined) {
-    return err(
-      rulesError(
-        'ERR_RECORD_SYNTAX',
-        `header lines come before the moves, not among them: '${header.slice(0, 40)}'`,
-      ),
-    );
-  }
   const last = tokens.at(-1);
   const resultToken = last !== undefined && RESULT_TOKENS.has(last) ? tokens.pop()! : undefined;
   if (resultToken !== undefined && headers.Result !== undefined && headers.Result !== resultToken) {
@@ -158,10 +153,7 @@ export function parseRecord(
   }
   if (limits.maxMoves !== undefined && tokens.length > limits.maxMoves) {
     return err(
-      rulesError(
-        'ERR_RECORD_SYNTAX',
-        `the record has ${tokens.length} moves; at most ${limits.maxMoves} are taken`,
-      ),
+      rulesError('ERR_RECORD_SYNTAX', `${tokens.length} moves; at most ${limits.maxMoves} are taken`),
     );
   }
   const resultText = resultToken ?? headers.Result ?? '*';
@@ -180,7 +172,7 @@ export function parseRecord(
     return err(
       rulesError(
         'ERR_RECORD_RESULT',
-        `an unfinished game ('*') has no Termination, but this record gives '${termination.slice(0, 40)}'`,
+        `an unfinished game (*) has no Termination: '${termination.slice(0, 40)}'`,
       ),
     );
   }
@@ -209,11 +201,6 @@ export function parseRecord(
   const unfit = declared && unfitDeclaredResult(declared, game.moves.length);
   if (unfit) return err(rulesError('ERR_RECORD_RESULT', unfit));
   return ok({ headers, game, result: declared });
-}
-
-/** Why a line that opens like a header is not one. */
-function malformedHeader(line: string): string {
-  return `malformed header line '${line.slice(0, 60)}': a header is written [Key "value"]`;
 }
 
 /**
