@@ -7,10 +7,13 @@ import {
   createGame,
   type Game,
   legalMoves,
+  makeRecord,
   type Options,
+  parseRecord,
   perft,
   perftGeneral,
   play,
+  playMoveTexts,
   VARIANTS,
   type Variant,
 } from '@bagh/rules';
@@ -111,4 +114,27 @@ const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length))
 for (const row of rows) console.log(row.map((cell, i) => cell.padStart(widths[i]!)).join('  '));
 console.log(
   'baseline: the same tree two plies shallower through the general path (perftGeneral, move objects)',
+);
+
+// A record replayed (an import, a room loaded): each move copies the game's move list, so a long
+// game costs more per move; rooms keep at most 2,000 (MAX_PLIES in @bagh/protocol).
+function loopRecord(plies: number): string {
+  // Bagh Guti without noRepeat never ends: a tiger and a goat step to and fro.
+  const texts = ['c3-c2', 'd2-e1'];
+  for (let ply = 2; ply < plies; ply++) texts.push(['c2-c3', 'e1-d1', 'c3-c2', 'd1-e1'][(ply - 2) % 4]!);
+  const game = playMoveTexts(newGame('bagh-guti'), texts);
+  if (!game.ok) throw new Error(game.error.message);
+  return makeRecord(game.value, { result: { winner: 'goat', reason: 'resign' } });
+}
+const replayRate = (plies: number): number => {
+  const record = loopRecord(plies);
+  return rate(() => {
+    if (!parseRecord(record).ok) throw new Error('the loop record does not parse');
+    return plies;
+  });
+};
+const [short, long] = [replayRate(200), replayRate(2_000)];
+console.log(
+  `record replay (parseRecord, a looping Bagh Guti game): 200 plies ${Math.round(short).toLocaleString('en-US')} plies/s, ` +
+    `2,000 plies ${Math.round(long).toLocaleString('en-US')} plies/s (${(short / long).toFixed(2)}x the cost a ply)`,
 );
