@@ -169,18 +169,19 @@ describe('room reducer: moves', () => {
 describe('the longest game a room keeps', () => {
   const loop = baghGutiLoop(MAX_PLIES + 1);
   /** A Bagh Guti room whose goat is socket g; the tiger is socket t, or the computer. */
-  const looped = (plies: number, computer: boolean): RoomState =>
+  const looped = (plies: number, computer: boolean, timed = false): RoomState =>
     loop.slice(0, plies).reduce(
       (state, text, ply) =>
         ply % 2 === 0 && computer
           ? run(state, { type: 'bot-move', version: state.version, move: text })
-          : run(state, move(ply % 2 === 0 ? 't' : 'g', text, ply)),
+          : run(state, { ...move(ply % 2 === 0 ? 't' : 'g', text, ply), at: ply * 10 }),
       run(
         newRoomState('room-loop', 0, {
           variant: 'bagh-guti',
           options: {},
           creator: { side: 'goat', tokenHash: GOAT_HASH },
           ...(computer ? { bot: { side: 'tiger' as const, level: 'casual' as const } } : {}),
+          ...(timed ? { clock: { initialMs: 60_000, incrementMs: 0 } } : {}),
         }),
         { type: 'join', socketId: 'g', tokenHash: GOAT_HASH },
         ...(computer
@@ -194,8 +195,20 @@ describe('the longest game a room keeps', () => {
     expect(full.moveTexts).toHaveLength(MAX_PLIES);
     const refused = reduce(full, move('t', loop[MAX_PLIES]!, MAX_PLIES));
     expect(code(refused)).toBe('NOT_ALLOWED');
-    expect(refused.ok ? '' : refused.error.message).toMatch(/at most 2000 moves: offer a draw or resign/);
+    expect(refused.ok ? '' : refused.error.message).toMatch(
+      /at most 2000 moves, and the clocks have stopped: offer a draw or resign/,
+    );
     expect(code(reduce(full, { type: 'resign', socketId: 't' }))).toBe('ok');
+  });
+
+  it('stops the clocks at the 2,000th move: no flag falls while the players decide', () => {
+    const before = looped(MAX_PLIES - 1, false, true);
+    expect(snapshotOf(before).clock?.running).toBe('goat');
+    const full = looped(MAX_PLIES, false, true);
+    expect(snapshotOf(full).clock?.running).toBeNull();
+    const late = reduce(full, { type: 'flag', version: full.version, at: full.at + 3_600_000 });
+    expect(ok(late).state.result).toBeNull();
+    expect(code(reduce(full, { type: 'draw-offer', socketId: 'g' }))).toBe('ok');
   });
 
   it('the computer, which takes no draw offer, agrees to one there', () => {

@@ -7,6 +7,7 @@ import {
   ChatChannel,
   type EventType,
   GameResult as GameResultSchema,
+  MAX_PLIES,
   Role as RoleSchema,
   type RoomEvent,
   Side as SideSchema,
@@ -160,9 +161,11 @@ function withMove(state: RoomState, change: ChangeOf<'move'>, version: number, j
   const text = makeMove(game.moves[game.moves.length - 1]!);
   const result = game.outcome;
   const { at, ms } = change;
+  // At the longest game a room keeps the clocks stop too: nobody may move, so nobody's time runs.
+  const stops = result !== null || state.moveTexts.length + 1 >= MAX_PLIES;
   const clock =
     state.clock && at !== undefined && ms !== undefined
-      ? withMoverTime(state.clock, side, ms, at, result !== null)
+      ? withMoverTime(state.clock, side, ms, at, stops)
       : state.clock;
   return {
     ...state,

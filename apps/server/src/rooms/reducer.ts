@@ -415,7 +415,7 @@ function playFor(state: RoomState, side: Side, text: string): Judgement {
   if (state.moveTexts.length >= MAX_PLIES) {
     return fail(
       'NOT_ALLOWED',
-      `a room keeps at most ${MAX_PLIES} moves: offer a draw or resign (Bagh Guti and Bagh Bandi loop without noRepeat)`,
+      `a room keeps at most ${MAX_PLIES} moves, and the clocks have stopped: offer a draw or resign`,
     );
   }
   const parsed = parseMove(text);
