@@ -7,7 +7,6 @@ import {
   ChatChannel,
   type EventType,
   GameResult as GameResultSchema,
-  MAX_PLIES,
   Role as RoleSchema,
   type RoomEvent,
   Side as SideSchema,
@@ -26,6 +25,7 @@ import type { RoomRecord, StoredChange } from '../storage/types.js';
 import { PresenceData, presenceDataOf, withPresenceData } from './presence.js';
 import { snapshotOf } from './snapshot.js';
 import {
+  atMaxPlies,
   botSeatOf,
   NO_PRESENCE,
   newRoomState,
@@ -162,7 +162,7 @@ function withMove(state: RoomState, change: ChangeOf<'move'>, version: number, j
   const result = game.outcome;
   const { at, ms } = change;
   // At the longest game a room keeps the clocks stop too: nobody may move, so nobody's time runs.
-  const stops = result !== null || state.moveTexts.length + 1 >= MAX_PLIES;
+  const stops = result !== null || atMaxPlies(game);
   const clock =
     state.clock && at !== undefined && ms !== undefined
       ? withMoverTime(state.clock, side, ms, at, stops)

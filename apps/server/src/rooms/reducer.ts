@@ -37,6 +37,7 @@ import {
   withSocketAt,
 } from './presence.js';
 import {
+  atMaxPlies,
   botSeatOf,
   clockInPlay,
   otherSide,
@@ -197,7 +198,7 @@ export function judge(before: RoomState, command: Command): Judgement {
       return withPlayer(state, command.socketId, (side) => {
         if (botSeatOf(state)) {
           // At the longest a room keeps, nobody can move on: the computer agrees.
-          if (state.moveTexts.length >= MAX_PLIES) return finish(state, AGREED_DRAW);
+          if (atMaxPlies(state.game)) return finish(state, AGREED_DRAW);
           return fail('NOT_ALLOWED', 'the computer plays on: it takes no draw offers');
         }
         if (state.drawOffer === otherSide(side)) return finish(state, AGREED_DRAW);
@@ -412,7 +413,7 @@ function move(state: RoomState, socketId: string, text: string, ply: number): Ju
 
 /** `side` (to move, in a game in play) plays `text`, judged by the rules; in a timed game the mover's clock is kept. */
 function playFor(state: RoomState, side: Side, text: string): Judgement {
-  if (state.moveTexts.length >= MAX_PLIES) {
+  if (atMaxPlies(state.game)) {
     return fail(
       'NOT_ALLOWED',
       `a room keeps at most ${MAX_PLIES} moves, and the clocks have stopped: offer a draw or resign`,

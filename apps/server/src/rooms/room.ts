@@ -4,7 +4,7 @@
  */
 
 import { isDeepStrictEqual } from 'node:util';
-import { type ChatMessage, MAX_PLIES, type RoomEvent, type Snapshot } from '@bagh/protocol';
+import type { ChatMessage, RoomEvent, Snapshot } from '@bagh/protocol';
 import { flagAt, type Result, type Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
@@ -16,6 +16,7 @@ import { abandonOf, isPresent, localPresence, seatConnected, seatOf } from './pr
 import { type Command, type Reduction, reduce } from './reducer.js';
 import { chatFor, snapshotOf } from './snapshot.js';
 import {
+  atMaxPlies,
   botSeatOf,
   clockInPlay,
   otherSide,
@@ -423,7 +424,7 @@ export class Room {
       !bot ||
       state.result !== null ||
       state.game.position.toMove !== bot.side ||
-      state.moveTexts.length >= MAX_PLIES
+      atMaxPlies(state.game)
     ) {
       this.#dropBot();
       return;

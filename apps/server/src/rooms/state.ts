@@ -9,6 +9,7 @@ import {
   type ErrorCode,
   type GameResult,
   GameResult as GameResultSchema,
+  MAX_PLIES,
   ResolvedOptions,
   Side as SideSchema,
   type TimeControl,
@@ -159,6 +160,9 @@ export const roomError = (code: ErrorCode, message: string): RoomError => ({ cod
 
 /** NOT_FOUND's message for `roomId`, whatever was sent as one (cut to a room id's longest). */
 export const noRoom = (roomId: unknown): string => `no room ${String(roomId).slice(0, 32)}`;
+
+/** The game has the most moves a room keeps (MAX_PLIES): nobody moves on, and its clocks stop. */
+export const atMaxPlies = (game: Game): boolean => game.moves.length >= MAX_PLIES;
 
 /** The clocks of a game in play: null in an untimed room, and once the game is over. */
 export const clockInPlay = (state: RoomState): Clock | null => (state.result === null ? state.clock : null);
