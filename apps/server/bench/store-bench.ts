@@ -3,12 +3,14 @@
  * at a fixed rate through PostgresStorage, alternating with `none` (the pacing alone: an append
  * that does nothing) in back-to-back rounds. Prints this process's CPU per append (the node's side:
  * the client, its socket writes and reads, the pacing) and postgres's (postmaster and backends).
- * A variant to compare (another client, another statement) goes beside `pg` in `clients`.
+ * Beside it, the floors: a bare insert of the same change (one table, no index, the same commit)
+ * and a round trip that commits nothing. A variant to compare goes beside `pg` in `clients`.
  *
  *   BENCH_STORE_RATE=200 BENCH_STORE_SECONDS=10 BENCH_STORE_PAIRS=3 nice -n 10 \
  *     node apps/server/dist-bench/bench/store-bench.js
  */
 import { loadavg } from 'node:os';
+import pg from 'pg';
 import { openPostgresStorage } from '#server/storage/postgres.js';
 import type { StoredChange } from '#server/storage/types.js';
 import { startLocalPostgres } from '../support/local-postgres.js';
@@ -79,6 +81,10 @@ async function main(): Promise<void> {
   const pairs = setting('pairs', 'BENCH_STORE_PAIRS', 3);
   const local = await startLocalPostgres();
   const storage = await openPostgresStorage(local.url);
+  // The floors any PostgreSQL system of record pays on this box: a bare insert of the same
+  // change into a table with no other index or constraint, committed as the store's are
+  // (synchronous_commit on); and a round trip that commits nothing.
+  const floor = new pg.Pool({ connectionString: local.url, max: 10 });
   try {
     const versions = Array.from({ length: ROOMS }, () => 0);
     for (let i = 0; i < ROOMS; i++) {
@@ -90,8 +96,21 @@ async function main(): Promise<void> {
         changes: [],
       });
     }
+    await floor.query('CREATE TABLE IF NOT EXISTS bench_floor (room_id text, version int, changes jsonb)');
     const clients: Record<string, Append> = {
       pg: async (roomId, expected, changes) => (await storage.append(roomId, expected, changes)).ok,
+      'bare insert': async (roomId, expected, changes) => {
+        await floor.query({
+          name: 'bench_floor_insert',
+          text: 'INSERT INTO bench_floor VALUES ($1, $2, $3)',
+          values: [roomId, expected + 1, JSON.stringify(changes)],
+        });
+        return null;
+      },
+      'select 1': async () => {
+        await floor.query({ name: 'bench_floor_select', text: 'SELECT 1' });
+        return null;
+      },
       none: () => new Promise((resolve) => setImmediate(() => resolve(null))),
     };
     // Warm-up: each client's connections open and its statement is prepared.
@@ -112,6 +131,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    await floor.end();
     await storage.close();
     await local.stop();
   }
