@@ -33,12 +33,6 @@ export const ResolvedOptions = z.object(
 
 /** A move in RULES.md move text (R40); the rules engine judges it. */
 export const MoveText = z.string().min(2).max(64);
-/**
- * The most moves a room keeps (plies): past it a move is refused and the game ends by the players
- * (a draw offered, a resignation) or the clock. Bagh Guti and Bagh Bandi without `noRepeat` never
- * end by themselves; a game this long is a loop, and every event carries every move.
- */
-export const MAX_PLIES = 2_000;
 /** Number of moves already played that the sender saw. */
 export const Ply = z.number().int().min(0).max(100_000);
 export const Version = z.number().int().min(0);

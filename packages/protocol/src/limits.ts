@@ -8,3 +8,10 @@ export const TIME_CONTROL_LIMITS = {
   initialMs: { min: 100, max: 3 * 3_600_000 },
   incrementMs: { min: 0, max: 600_000 },
 } as const;
+
+/**
+ * The most moves a room keeps (plies): past it a move is refused, the clocks stop, and the game
+ * ends by the players (a draw offered, a resignation). Bagh Guti and Bagh Bandi without `noRepeat`
+ * never end by themselves; a game this long is a loop, and every event carries every move.
+ */
+export const MAX_PLIES = 2_000;

@@ -1,13 +1,16 @@
+import { MAX_PLIES } from '@bagh/protocol/limits';
 import { gameFromMoves, makeMove } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import { snapshotFixture } from '../test-fixtures.js';
 import {
+  atMoveCap,
   boardModel,
   boardWithWaitingMove,
   capturedText,
   errorText,
   gameBoardModel,
   goatsRemaining,
+  moveCapText,
   numberedMoves,
   resultText,
   snapshotAtPly,
@@ -24,6 +27,15 @@ describe('view', () => {
     expect(waiting.viewOnly).toBe(true);
     expect(waiting.moves).toEqual([]);
     expect(boardWithWaitingMove(base, 'goat', false, 'a1-b1')).toBeNull(); // a goat's turn
+  });
+
+  it('offers no move at the most moves a room keeps, and says how the game can end there', () => {
+    const capped = { ...base, moves: Array.from({ length: MAX_PLIES }, () => 'G@c3') };
+    expect(atMoveCap(capped)).toBe(true);
+    expect(boardModel(capped, 'goat', false)?.moves).toEqual([]);
+    expect(atMoveCap({ ...capped, moves: capped.moves.slice(1) })).toBe(false);
+    expect(atMoveCap({ ...capped, result: { winner: null, reason: 'agreement' } })).toBe(false);
+    expect(moveCapText()).toBe('2,000 moves: the game keeps no more. Offer a draw or resign.');
   });
 
   it('hints moves only to the side to move, and flips for the tiger player', () => {

@@ -4,6 +4,7 @@
  */
 import type { Level } from '@bagh/engine';
 import type { ErrorCode, Role, Snapshot, TimeControl } from '@bagh/protocol';
+import { MAX_PLIES } from '@bagh/protocol/limits';
 import {
   type BoardKind,
   type Game,
@@ -181,13 +182,20 @@ export function gameOfSnapshot(snapshot: Snapshot): Game | null {
   return alone.ok ? alone.value : null;
 }
 
+/** Whether the game stands at the most moves a room keeps: nobody may move, it ends by the players. */
+export const atMoveCap = (snapshot: Snapshot): boolean =>
+  !snapshot.result && snapshot.moves.length >= MAX_PLIES;
+
+/** The status line of a game at the cap (atMoveCap). */
+export const moveCapText = (): string => m.status_move_cap({ count: digits(MAX_PLIES.toLocaleString('en')) });
+
 /** Parses the snapshot's position and lists the hints; null if the snapshot is unreadable. */
 export function boardModel(snapshot: Snapshot, role: Role | null, flipOverride: boolean): BoardModel | null {
   const position = positionOf(snapshot);
   if (!position) return null;
   const mine = role === 'tiger' || role === 'goat' ? role : null;
   let moves: readonly Move[] = [];
-  if (mine && mine === snapshot.toMove && !snapshot.result) {
+  if (mine && mine === snapshot.toMove && !snapshot.result && !atMoveCap(snapshot)) {
     const game = gameOfSnapshot(snapshot);
     if (game) moves = legalMoves(game);
   }
