@@ -85,10 +85,15 @@ describe('every error code, and nothing changes', () => {
     const stranger = await connect();
     expectError(await stranger.request('move', { roomId, move: 'G@c3', ply: 0 }), 'UNAUTHORIZED');
     const forged = `${goatToken.slice(0, -2)}${goatToken.endsWith('AA') ? 'BB' : 'AA'}`;
-    expectError(await stranger.request('room:join', { roomId, seatToken: forged }), 'UNAUTHORIZED');
-    // A token of the wrong shape belongs to no seat either.
+    const wrong = expectError(
+      await stranger.request('room:join', { roomId, seatToken: forged }),
+      'UNAUTHORIZED',
+    );
+    expect(wrong.version).toEqual(expect.any(Number));
+    // A token of the wrong shape belongs to no seat either, and is answered the same (the room's version).
     for (const seatToken of ['short', 'bad-token', 'not a token at all, with spaces']) {
-      expectError(await stranger.request('room:join', { roomId, seatToken }), 'UNAUTHORIZED');
+      const refused = expectError(await stranger.request('room:join', { roomId, seatToken }), 'UNAUTHORIZED');
+      expect(refused).toEqual(wrong);
     }
     expectError(await stranger.request('room:join', { roomId, seatToken: 5 }), 'BAD_REQUEST');
     // A room id of the wrong shape with another fault is a bad request, naming both.

@@ -195,7 +195,10 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       // A token of no seat's shape is refused as a wrong one is: after the room is found.
       rooms
         .get(roomId)
-        .then((room) => reply(room ? failure(code, message) : failure('NOT_FOUND', noRoom(roomId))), failed);
+        .then(
+          (room) => reply(room ? failure(code, message, room.version) : failure('NOT_FOUND', noRoom(roomId))),
+          failed,
+        );
       return;
     }
     handlers[event](parsed.data, reply).catch(failed);
