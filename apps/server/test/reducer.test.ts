@@ -211,6 +211,20 @@ describe('the longest game a room keeps', () => {
     expect(code(reduce(full, { type: 'draw-offer', socketId: 'g' }))).toBe('ok');
   });
 
+  it('reads the clocks at clockAt when given (a move the store refused, timed at its first try)', () => {
+    const tigersTurn = looped(2, false, true); // the tiger's 60 s run from t = 10
+    const late = { ...move('t', loop[2]!, 2), at: 70_000 };
+    expect(code(reduce(tigersTurn, late))).toBe('GAME_OVER');
+    const held = ok(reduce(tigersTurn, { ...late, clockAt: 20 }));
+    expect(held.state.moveTexts).toHaveLength(3);
+    const clock = snapshotOf(held.state).clock;
+    expect(clock).toMatchObject({ tiger: 60_000 - 10, goat: 60_000 - 10, running: 'goat' }); // the goat's runs from 70 s
+    expect(
+      ok(reduce(tigersTurn, { type: 'flag', version: tigersTurn.version, at: 70_000, clockAt: 20 })).state
+        .result,
+    ).toBeNull();
+  });
+
   it('the computer, which takes no draw offer, agrees to one there', () => {
     const before = looped(MAX_PLIES - 1, true);
     expect(code(reduce(before, { type: 'draw-offer', socketId: 'g' }))).toBe('NOT_ALLOWED');

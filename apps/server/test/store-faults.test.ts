@@ -214,6 +214,52 @@ describe('a store that fails', () => {
     expect((await getSnapshot(url, roomId)).moves).toEqual(['G@c3', 'a1-b1']);
   });
 
+  it('a move the store refused is timed when it was first sent: sent again once the store is back, it is played though its clock ran out meanwhile', async () => {
+    const server = await startServer({ options: QUIET });
+    fixture.defer(() => server.close());
+    const { url } = server;
+    const created = await createRoom(url, {
+      variant: 'bagh-chal',
+      side: 'goat',
+      clock: { initialMs: 3000, incrementMs: 0 },
+    });
+    const { roomId } = created;
+    const goat = await fixture.client(url);
+    const tiger = await fixture.client(url);
+    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+      ok: true,
+    });
+    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
+    const goatsTurn = Date.now(); // the goat's 3 s run from here
+
+    const locker = new Database(join(server.dataDir, 'bagh.sqlite'));
+    fixture.defer(() => {
+      locker.close();
+    });
+    locker.exec('BEGIN EXCLUSIVE');
+    const move = { roomId, move: 'G@c2', ply: 2 };
+    expect(await goat.request('move', move)).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    const firstTry = Date.now();
+    // The goat's page sends the move again now and then, past the goat's flag.
+    while (Date.now() < goatsTurn + 5000) {
+      await sleep(1000);
+      expect(await goat.request('move', move)).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    }
+    locker.exec('COMMIT');
+    await healthyAgain(url);
+    expect(await goat.request('move', move)).toMatchObject({ ok: true });
+    const after = await getSnapshot(url, roomId);
+    expect(after.result).toBeNull();
+    expect(after.moves).toEqual(['G@c3', 'a1-b1', 'G@c2']);
+    // Charged up to the first try, not the outage: at least what it had left then.
+    expect(after.clock?.goat).toBeGreaterThanOrEqual(3000 - (firstTry - goatsTurn) - 50);
+    expect(after.clock?.running).toBe('tiger');
+    // The tiger's clock started when the move was played, not at the goat's first try.
+    expect(after.clock?.tiger).toBeGreaterThan(2000);
+  });
+
   it('PostgreSQL stopped: UNAVAILABLE acks and 503 at once, calm; started again: the game goes on', async () => {
     const pgDir = fixture.dataDir();
     let postgres = await startPostgres({ dataDir: pgDir });

@@ -19,7 +19,6 @@ import {
   play,
   type Result,
   resignation,
-  SIDES,
   type Side,
   stopClock,
   timeout,
@@ -52,6 +51,11 @@ import {
 /** Every command may carry `at`, the time it is judged at (epoch ms); without it no time passes. */
 interface Timed {
   readonly at?: number | undefined;
+  /**
+   * The time the clocks are read at, when earlier than `at`: a move first sent while the store
+   * refused changes is timed when it was sent (the room's hold on the mover's clock).
+   */
+  readonly clockAt?: number | undefined;
 }
 
 /**
@@ -171,13 +175,14 @@ export function reduce(before: RoomState, command: Command): Reduction {
 export function judge(before: RoomState, command: Command): Judgement {
   // Time only moves forward: the reducer never reads a clock, the command says when it is.
   const state = command.at !== undefined && command.at > before.at ? { ...before, at: command.at } : before;
+  const clockAt = Math.min(command.clockAt ?? state.at, state.at);
   switch (command.type) {
     case 'join':
       return join(state, command.socketId, command.tokenHash, command.remote);
     case 'claim':
       return claim(state, command.socketId, command.side, command.tokenHash, command.remote);
     case 'move':
-      return move(state, command.socketId, command.move, command.ply);
+      return move(state, command.socketId, command.move, command.ply, clockAt);
     case 'connect': {
       const after = withSocketAt(state, command.socketId, seatStillValid(state, command.side));
       return presence(state, after, command.remote);
@@ -237,7 +242,7 @@ export function judge(before: RoomState, command: Command): Judgement {
       return chat(state, command.socketId, command.channel, command.text);
     case 'flag': {
       const clock = clockInPlay(state);
-      const flagged = clock && command.version === state.version ? flaggedSide(clock, state.at) : null;
+      const flagged = clock && command.version === state.version ? flaggedSide(clock, clockAt) : null;
       if (flagged === null || clock === null) return unchanged(before);
       // The game ended when the time ran out, though judged later (a late timer, a restart, the
       // store away): its result, its snapshot and the archive say that moment.
@@ -255,8 +260,8 @@ export function judge(before: RoomState, command: Command): Judgement {
       const bot = botSeatOf(state);
       if (command.version !== state.version || bot === null || state.result !== null)
         return unchanged(before);
-      if (state.game.position.toMove !== bot.side || timeRanOut(state, state.at)) return unchanged(before);
-      return playFor(state, bot.side, command.move);
+      if (state.game.position.toMove !== bot.side || timeRanOut(state, clockAt)) return unchanged(before);
+      return playFor(state, bot.side, command.move, clockAt);
     }
   }
 }
@@ -383,7 +388,7 @@ function claim(
   return changed(moved, { kind: 'seat', side, tokenHash, ...(across ? { presence: across } : {}) });
 }
 
-function move(state: RoomState, socketId: string, text: string, ply: number): Judgement {
+function move(state: RoomState, socketId: string, text: string, ply: number, clockAt: number): Judgement {
   const side = seatOf(state, socketId);
   if (side === null) {
     return fail('UNAUTHORIZED', 'only a seated player may move: join with a seat token or claim a seat');
@@ -407,12 +412,15 @@ function move(state: RoomState, socketId: string, text: string, ply: number): Ju
   }
   const toMove = state.game.position.toMove;
   if (toMove !== side) return fail('NOT_YOUR_TURN', `it is ${toMove}'s turn`);
-  if (timeRanOut(state, state.at)) return fail('GAME_OVER', 'your time ran out');
-  return playFor(state, side, text);
+  if (timeRanOut(state, clockAt)) return fail('GAME_OVER', 'your time ran out');
+  return playFor(state, side, text, clockAt);
 }
 
-/** `side` (to move, in a game in play) plays `text`, judged by the rules; in a timed game the mover's clock is kept. */
-function playFor(state: RoomState, side: Side, text: string): Judgement {
+/**
+ * `side` (to move, in a game in play) plays `text`, judged by the rules; in a timed game the
+ * mover's clock is read at `clockAt` and the other's starts at the move's time (`state.at`).
+ */
+function playFor(state: RoomState, side: Side, text: string, clockAt: number): Judgement {
   if (atMaxPlies(state.game)) {
     return fail(
       'NOT_ALLOWED',
@@ -426,7 +434,7 @@ function playFor(state: RoomState, side: Side, text: string): Judgement {
   const canonical = makeMove(parsed.value);
   const { clock } = state;
   const change = clock
-    ? { kind: 'move' as const, move: canonical, at: state.at, ms: moverTimeAfterMove(clock, side, state.at) }
+    ? { kind: 'move' as const, move: canonical, at: state.at, ms: moverTimeAfterMove(clock, side, clockAt) }
     : { kind: 'move' as const, move: canonical };
   return { ok: true, value: { state, changes: [change], played: legal.value } };
 }

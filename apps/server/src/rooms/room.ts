@@ -156,6 +156,21 @@ export function timerBackoffMs(failures: number): number {
   return failures === 0 ? 0 : Math.min(TIMER_RETRY_MAX_MS, TIMER_RETRY_MS * 2 ** (failures - 1));
 }
 
+/**
+ * How long the hold on a mover's clock (Room's #held) outlasts the store's last refusal of the
+ * move: time for the page to send it again once the store is back.
+ */
+export const HOLD_AFTER_REFUSAL_MS = 15_000;
+
+/** The side to move tried to move at `at` (its first try) at `ply`, and the store refused it. */
+interface HeldMove {
+  readonly side: Side;
+  readonly ply: number;
+  readonly at: number;
+  /** The hold ends here, HOLD_AFTER_REFUSAL_MS after the last refusal. */
+  readonly until: number;
+}
+
 const unavailable = (): Reduction => ({
   ok: false,
   error: roomError('UNAVAILABLE', 'the game could not be saved; try again'),
@@ -199,6 +214,12 @@ export class Room {
    */
   #recheckTimer: NodeJS.Timeout | undefined;
   #rechecks = 0;
+  /**
+   * A move the store could not keep: while the mover keeps sending it, and HOLD_AFTER_REFUSAL_MS
+   * after the last refusal, its clock is read as stopped at the first try. The store's outage is
+   * nobody's time; a page that never sends the move again is timed as if there had been no hold.
+   */
+  #held: HeldMove | null = null;
 
   constructor(state: RoomState, deps: RoomDeps, now: number) {
     this.#state = state;
@@ -265,8 +286,9 @@ export class Room {
     this.#pending++;
     const run = this.#tail.then(async () => {
       const at = command.at ?? this.#deps.now();
-      if (command.type !== 'flag' && timeRanOut(this.#state, at)) {
-        this.#noteStore(await this.#apply({ type: 'flag', version: this.#state.version, at }));
+      const clockAt = this.#clockAt(at);
+      if (command.type !== 'flag' && timeRanOut(this.#state, clockAt)) {
+        this.#noteStore(await this.#apply({ type: 'flag', version: this.#state.version, at, clockAt }));
       }
       if (
         (command.type === 'abandon-claim' || command.type === 'abandon-timer') &&
@@ -280,7 +302,8 @@ export class Room {
         if (recount.ok && recount.value.events.length === 0) this.#state = { ...this.#state, at: judgedAt };
       }
       const retried = TIMER_COMMANDS.has(command.type) || this.#isDeparted(command);
-      const result = this.#noteStore(await this.#apply({ ...command, at }, prepare, send));
+      const result = this.#noteStore(await this.#apply({ ...command, at, clockAt }, prepare, send));
+      this.#noteHold(command, at, result);
       this.#noteDeparture(command, result);
       // A timer retrying against a failing store keeps no empty room in memory.
       if (result.ok || !retried) this.#lastActive = Date.now();
@@ -310,6 +333,37 @@ export class Room {
     if (result.ok) this.#departed.delete(command.socketId);
     else if (command.type === 'disconnect' && result.error.code === 'UNAVAILABLE')
       this.#departed.add(command.socketId);
+  }
+
+  /** The hold on the mover's clock (#held) if it stands at `at`: the same turn, within its time. */
+  #holdAt(at: number): HeldMove | null {
+    const held = this.#held;
+    const stands =
+      held !== null &&
+      at <= held.until &&
+      this.#state.result === null &&
+      held.ply === this.#state.moveTexts.length &&
+      held.side === this.#state.game.position.toMove;
+    return stands ? held : null;
+  }
+
+  /** When the clocks are read for a command judged at `at`: the held move's first try while the hold stands. */
+  #clockAt(at: number): number {
+    const held = this.#holdAt(at);
+    return held ? Math.min(held.at, at) : at;
+  }
+
+  /** A move of the side to move that the store refused holds its clock (#held) from the first try. */
+  #noteHold(command: Command, at: number, result: Reduction): void {
+    if (result.ok || result.error.code !== 'UNAVAILABLE') return;
+    const state = this.#state;
+    const side = state.game.position.toMove;
+    const mover =
+      command.type === 'move' ? seatOf(state, command.socketId) : command.type === 'bot-move' ? side : null;
+    if (mover !== side || clockInPlay(state)?.running !== side) return;
+    const ply = state.moveTexts.length;
+    const first = this.#held?.ply === ply && this.#held.side === side ? Math.min(this.#held.at, at) : at;
+    this.#held = { side, ply, at: first, until: at + HOLD_AFTER_REFUSAL_MS };
   }
 
   /** Counts the store's refusals in a row (the timers' backoff); returns the result. */
@@ -569,7 +623,10 @@ export class Room {
     // While the store refuses changes, a timer that is due waits longer each time it fails.
     const retry = timerBackoffMs(this.#storeFailures);
     const clock = clockInPlay(state);
-    const due = clock ? flagAt(clock) : null;
+    const flag = clock ? flagAt(clock) : null;
+    // A held clock's flag is judged when the hold ends (a timer before it would find no flag).
+    const held = this.#holdAt(now);
+    const due = flag !== null && held ? Math.max(flag, held.until + 1) : flag;
     if (due !== null) {
       this.#flagTimer = setTimeout(
         () => void this.dispatch({ type: 'flag', version: state.version }),
@@ -615,7 +672,7 @@ export class Room {
 
   /** Judges the clock now (a reader about to look at a room whose time may have run out). */
   async settleTime(): Promise<void> {
-    if (timeRanOut(this.#state, this.#deps.now())) {
+    if (timeRanOut(this.#state, this.#clockAt(this.#deps.now()))) {
       await this.dispatch({ type: 'flag', version: this.#state.version });
     }
   }
