@@ -113,7 +113,6 @@ const ConfigSchema = EnvSchema.refine(
 });
 
 export type Config = z.infer<typeof EnvSchema>;
-export type LogLevel = Config['LOG_LEVEL'];
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
+  FORMAT_VERSION,
   MANIFEST_FILE,
   type Manifest,
   readTier,
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
     above = values;
     aboveTier = tier;
   }
-  const manifest: Manifest = { format: 1, winCaptures: captures, tiers: infos };
+  const manifest: Manifest = { format: FORMAT_VERSION, winCaptures: captures, tiers: infos };
   writeJson(dir, MANIFEST_FILE, manifest);
   // Written last: a table is whole when its SHA256SUMS is there.
   writeText(dir, SUMS_FILE, sumsText(infos));

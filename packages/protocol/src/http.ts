@@ -1,6 +1,7 @@
 import { optionRefusal, unsupportedOptions } from '@bagh/rules';
 import { z } from 'zod';
 import { BotLevel, GameOptions, RoomId, SeatToken, Side, SideChoice, Variant } from './common.js';
+import { MAX_RECORD_CHARS } from './limits.js';
 import { EpochMs, GameResult, SeatState, Snapshot, TimeControl } from './snapshot.js';
 
 export const CreateRoomBody = z
@@ -58,8 +59,6 @@ export const LiveReply = z.object({ rooms: z.array(LiveRoom) });
 export type LiveReply = z.infer<typeof LiveReply>;
 
 /** `POST /api/records`: a RULES.md R42 game record to open as a finished room. */
-/** Room for any record a room exports: MAX_PLIES moves, long multi-jumps, imported headers. */
-export const MAX_RECORD_CHARS = 100_000;
 export const ImportRecordBody = z.object({ record: z.string().min(1).max(MAX_RECORD_CHARS) }).strict();
 export type ImportRecordBody = z.infer<typeof ImportRecordBody>;
 

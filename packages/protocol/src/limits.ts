@@ -15,3 +15,6 @@ export const TIME_CONTROL_LIMITS = {
  * never end by themselves; a game this long is a loop, and every event carries every move.
  */
 export const MAX_PLIES = 2_000;
+
+/** The longest game record taken: room for any record a room exports (MAX_PLIES moves, long multi-jumps, imported headers). */
+export const MAX_RECORD_CHARS = 100_000;

@@ -19,6 +19,7 @@ import {
   atMaxPlies,
   botSeatOf,
   clockInPlay,
+  noRoom,
   otherSide,
   type PresenceCounts,
   type RoomError,
@@ -801,7 +802,7 @@ export class Room {
       this.stop();
       this.#deps.onGone?.(this);
     }
-    return { ok: false, error: roomError('NOT_FOUND', `no room ${this.id}`) };
+    return { ok: false, error: roomError('NOT_FOUND', noRoom(this.id)) };
   }
 
   /** #refresh for a command: false when the room is gone (then vanished) or the store failed. */

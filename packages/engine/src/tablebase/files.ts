@@ -137,17 +137,3 @@ export function tierInfo(stats: TierStats, sha256: string, winCaptures: number, 
 /** `sha256sum` lines for the tiers. */
 export const sumsText = (tiers: readonly TierInfo[]): string =>
   tiers.map((info) => `${info.sha256}  ${tierFile(info.stats.tier)}\n`).join('');
-
-/** SHA-256 of a file, streamed in chunks. */
-export function sha256OfFile(path: string): string {
-  const hash = createHash('sha256');
-  const buffer = new Uint8Array(CHUNK);
-  const fd = openSync(path, 'r');
-  try {
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer))
-      hash.update(buffer.subarray(0, read));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
-}

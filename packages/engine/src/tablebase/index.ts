@@ -1,7 +1,7 @@
 /** The sliding-phase tablebase for Node (files on disk): `@bagh/engine/tablebase`. The web never imports it. */
 export * from './files.js';
 export * from './oracle.js';
-export { sharedCopy, solveTierParallel } from './parallel.js';
+export { solveTierParallel } from './parallel.js';
 export * from './probe.js';
 export * from './prover.js';
 export * from './race.js';

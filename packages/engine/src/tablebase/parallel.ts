@@ -11,7 +11,7 @@ import type { WorkerSetup, WorkerTask } from './worker.js';
 const INIT_CHUNK = 64;
 const SWEEP_CHUNK = 1 << 21;
 
-/** `above` must be in a SharedArrayBuffer (sharedCopy). */
+/** `above` must be in a SharedArrayBuffer. */
 export async function solveTierParallel(
   tier: number,
   above: Uint16Array | null,
@@ -95,12 +95,4 @@ export async function solveTierParallel(
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
-}
-
-/** A copy of `values` in a SharedArrayBuffer, for the threads of the next tier. */
-export function sharedCopy(values: Uint16Array): Uint16Array {
-  if (values.buffer instanceof SharedArrayBuffer) return values;
-  const copy = new Uint16Array(new SharedArrayBuffer(values.byteLength));
-  copy.set(values);
-  return copy;
 }

@@ -18,11 +18,9 @@
 import { ALL_POINTS_MASK } from '@bagh/rules';
 import {
   ALQUERQUE,
-  CHOOSE,
   colexRank,
   emptyRank,
   expand,
-  FREE_POINTS,
   popcount,
   TIGER_SETS,
   TIGERS_AT,
@@ -238,6 +236,3 @@ export function sweepRange(work: TierWork, level: number, start: number, end: nu
   }
   return found;
 }
-
-/** Sizes for reports: the positions of every tier. */
-export const tierPositions = (tier: number): number => TIGER_SETS * CHOOSE[FREE_POINTS]![tier + 1]! * 2;

@@ -11,12 +11,6 @@ export function moveTrail(move: Move): readonly Point[] {
 
 export const moveOrigin = (move: Move): Point | undefined => (move.kind === 'place' ? undefined : move.from);
 
-/** The final point of a move. */
-export function moveDestination(move: Move): Point {
-  const trail = moveTrail(move);
-  return trail[trail.length - 1]!;
-}
-
 /** Input in progress: the origin and the landings chosen so far (multi-jump). */
 export interface Selection {
   readonly from: Point;

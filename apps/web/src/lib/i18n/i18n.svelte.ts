@@ -141,7 +141,3 @@ function nativeDigits(locale: Locale): readonly string[] {
   }
   return found;
 }
-
-/** A number formatted for the page's language. */
-export const formatNumber = (n: number, options?: Intl.NumberFormatOptions): string =>
-  new Intl.NumberFormat(i18n.locale, options).format(n);

@@ -8,14 +8,11 @@
  */
 import { LEVELS, type Level } from '@bagh/engine';
 import type { TimeControl } from '@bagh/protocol';
-import { TIME_CONTROL_LIMITS } from '@bagh/protocol/limits';
+import { MAX_RECORD_CHARS, TIME_CONTROL_LIMITS } from '@bagh/protocol/limits';
 import { type Game, makeRecord, parseRecord, type RecordResult, SIDES, type Side } from '@bagh/rules';
 
 /** The localStorage key of the game in progress (or the last one played). */
 export const SAVED_GAME_KEY = 'bagh:offline-game';
-
-/** Far more than any game's record; a longer stored value is not even parsed. */
-const MAX_RECORD_CHARS = 100_000;
 
 export interface SavedGame {
   readonly game: Game;
@@ -53,6 +50,7 @@ export function makeSavedGame(saved: SavedGame): string {
  * `Player` or `Computer` header.
  */
 export function parseSavedGame(text: unknown): SavedGame | null {
+  // A stored value longer than any record is not even parsed.
   if (typeof text !== 'string' || text.length > MAX_RECORD_CHARS) return null;
   const parsed = parseRecord(text);
   if (!parsed.ok) return null;
