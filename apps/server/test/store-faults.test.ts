@@ -260,6 +260,32 @@ describe('a store that fails', () => {
     expect(after.clock?.tiger).toBeGreaterThan(2000);
   });
 
+  it('a spectator arriving while the store fails watches all the same: the room as it is, then its moves', async () => {
+    const server = await startServer({ options: QUIET });
+    fixture.defer(() => server.close());
+    const { url } = server;
+    const { roomId, goat, tiger } = await fixture.seat(url);
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    const locker = new Database(join(server.dataDir, 'bagh.sqlite'));
+    fixture.defer(() => {
+      locker.close();
+    });
+    locker.exec('BEGIN EXCLUSIVE');
+    const watcher = await fixture.client(url);
+    const joined = await watcher.request('room:join', { roomId });
+    expect(joined).toMatchObject({ ok: true, role: 'spectator', snapshot: { moves: ['G@c3'] } });
+    // Not counted (its arrival is not stored), and a move is still refused meanwhile.
+    expect(joined.snapshot.spectators).toBe(0);
+    expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'UNAVAILABLE' },
+    });
+    locker.exec('COMMIT');
+    await healthyAgain(url);
+    expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
+    await watcher.waitFor((event) => event.type === 'move' && event.snapshot.moves.length === 2);
+  });
+
   it('PostgreSQL stopped: UNAVAILABLE acks and 503 at once, calm; started again: the game goes on', async () => {
     const pgDir = fixture.dataDir();
     let postgres = await startPostgres({ dataDir: pgDir });

@@ -316,6 +316,19 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
     return side;
   }
 
+  /**
+   * A spectator whose arrival the store could not keep (an outage) watches all the same, not
+   * counted among the spectators: watching changes nothing in the game, and an outage should not
+   * blank the room for its audience. Its later commands are a stranger's; a re-join counts it.
+   */
+  function watchUncounted(roomId: string, room: Room, reply: (body: AckOf<'room:join'>) => void): void {
+    if (!socket.connected) return;
+    socket.data.rooms[roomId] = null;
+    entered.set(roomId, room);
+    void socket.join([roomId, spectatorsRoom(roomId)]);
+    reply({ ok: true, role: 'spectator', snapshot: room.snapshot(), chat: room.chatFor(true) });
+  }
+
   /** The room was not found: it is not entered either. */
   function forget(roomId: string, result: Reduction): void {
     if (!result.ok && result.error.code === 'NOT_FOUND') delete socket.data.rooms[roomId];
@@ -356,6 +369,8 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       const { was, send } = await admit(roomId, seatToken === undefined);
       if (gone(roomId, was, reply)) return;
       const judged = (res: Reduction, room: Room) => {
+        if (!res.ok && res.error.code === 'UNAVAILABLE' && tokenHash === undefined)
+          return watchUncounted(roomId, room, reply);
         const side = settleEntry(roomId, res, room);
         if (!res.ok) return;
         const events = since === undefined ? undefined : room.eventsSince(since);
