@@ -4,8 +4,8 @@
  * in the middle of its turn, and the rematch; its searches, made only while the player is here,
  * stopped when nobody wants them, and shared fairly between rooms.
  */
-import { LEVEL_SETTINGS } from '@bagh/engine';
-import type { RoomEvent, Snapshot } from '@bagh/protocol';
+import { LEVEL_SETTINGS, LEVELS } from '@bagh/engine';
+import { BOT_LEVELS, type RoomEvent, type Snapshot } from '@bagh/protocol';
 import { createGame, type Game, legalMoves, makeMove, playMoveTexts } from '@bagh/rules';
 import { describe, expect, it } from 'vitest';
 import type { AppOptions } from '../src/app.js';
@@ -59,6 +59,10 @@ function goatMove(moves: readonly string[], pick: number): string {
 }
 
 describe('a room against the computer', () => {
+  it("offers the engine's levels, no more and no fewer (the protocol lists them without importing the engine)", () => {
+    expect(BOT_LEVELS).toEqual(LEVELS);
+  });
+
   it('seats the bot, which answers every move through room:event, legally and after its least delay', async () => {
     const { url } = await server();
     const created = await botRoom(url, 'goat', 'beginner');

@@ -1,3 +1,4 @@
+import { DECLARED_REASONS, OUTCOME_REASONS } from '@bagh/rules';
 import { z } from 'zod';
 import { BotLevel, ResolvedOptions, RoomId, Side, Variant, Version } from './common.js';
 import { TIME_CONTROL_LIMITS } from './limits.js';
@@ -16,16 +17,7 @@ export const SeatState = z.object({
  * Why a game ended: the rules' own (`captures`, `trapped`, `blocked`, RULES.md R14/R15/R24) or
  * the room's (`resign`, `timeout`, `agreement`, `abandoned`, `aborted`).
  */
-export const ResultReason = z.enum([
-  'captures',
-  'trapped',
-  'blocked',
-  'resign',
-  'timeout',
-  'agreement',
-  'abandoned',
-  'aborted',
-]);
+export const ResultReason = z.enum([...OUTCOME_REASONS, ...DECLARED_REASONS]);
 export type ResultReason = z.infer<typeof ResultReason>;
 /**
  * A result's reason as the server sends it: a ResultReason, or `''` for the result of an imported
