@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
 import { type Config, makeConfig } from '../src/config.js';
-import { removeDir, tempDir } from './helpers.js';
+import { removeDir, startServer, type TestServer, tempDir } from './helpers.js';
 
 const apps: App[] = [];
 const dirs: string[] = [];
+const servers: TestServer[] = [];
 async function build(overrides: Partial<Config> = {}, options?: AppOptions): Promise<App> {
   const dir = tempDir();
   dirs.push(dir);
@@ -19,6 +20,7 @@ async function build(overrides: Partial<Config> = {}, options?: AppOptions): Pro
 }
 afterAll(async () => {
   for (const app of apps) await app.close();
+  for (const server of servers) await server.close();
   for (const dir of dirs) removeDir(dir);
 });
 
@@ -313,6 +315,31 @@ describe('the web client', () => {
     const api = await web.fastify.inject({ url: '/api/unknown', headers: html });
     expect(api.statusCode).toBe(404);
     expect(api.json().error.code).toBe('NOT_FOUND');
+  });
+
+  it('serves a client built after the start, without a restart', async () => {
+    const parent = tempDir('bagh-web-');
+    dirs.push(parent);
+    // Not there yet at the start: the deploy creates it.
+    const dist = join(parent, 'dist');
+    const server = await startServer({ config: { WEB_DIST: dist } });
+    servers.push(server);
+    const page = (path: string) => fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+    expect(await (await page('/')).text()).toContain('not built');
+    expect((await fetch(`${server.url}/assets/app.js`)).status).toBe(404);
+    // A build (or a deploy) writes the client while the server runs.
+    mkdirSync(join(dist, 'assets'), { recursive: true });
+    writeFileSync(join(dist, 'assets', 'app.js'), 'console.log("bagh")');
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Bagh</title>');
+    for (const path of ['/', '/r/abcdefghijkl', '/some/page']) {
+      const response = await page(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toContain('text/html');
+      expect(await response.text(), path).toContain('<title>Bagh</title>');
+    }
+    const asset = await fetch(`${server.url}/assets/app.js`);
+    expect(asset.status).toBe(200);
+    expect(await asset.text()).toBe('console.log("bagh")');
   });
 
   it('serves the PWA files with their types, the service worker revalidated on every fetch', async () => {
