@@ -31,7 +31,7 @@ import { attachSocketHandlers, type BaghServer } from './socket/handlers.js';
 import type { RateLimit } from './socket/token-bucket.js';
 import { guardStorage } from './storage/guarded.js';
 import { databaseUnreachable, openPostgresStorage } from './storage/postgres.js';
-import { openSqliteStorage } from './storage/sqlite.js';
+import { openSqliteStorage, sqliteMayHeal } from './storage/sqlite.js';
 import type { RoomStorage } from './storage/types.js';
 
 /**
@@ -77,6 +77,8 @@ export interface AppOptions {
   readonly botMinDelayMs?: number;
   /** The longest a store call may take before the command is answered UNAVAILABLE (default 1 s). */
   readonly storeTimeoutMs?: number;
+  /** How long a start waits for a store that cannot be opened yet (default 60 s). */
+  readonly storeStartWaitMs?: number;
 }
 
 export interface App {
@@ -100,7 +102,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // loadConfig refuses this too; a config made in code (tests, benches) gets here unchecked.
   const problem = clusterProblem(config);
   if (problem !== null) throw new ConfigError(problem);
-  const store = options.storage ?? (await openStore(config, log));
+  const store =
+    options.storage ?? (await openStore(config, log, options.storeStartWaitMs ?? STORE_START_WAIT_MS));
   // REDIS_URL (with DATABASE_URL): broadcasts, presence and budgets across nodes through Redis.
   let cluster: RedisCluster | undefined;
   try {
@@ -331,31 +334,76 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 }
 
 /** The rooms' store: PostgreSQL at DATABASE_URL, else SQLite at DATA_DIR/bagh.sqlite. */
-async function openStore(config: Config, log: Logger): Promise<RoomStorage> {
-  if (!config.DATABASE_URL) return openSqliteStorage(join(resolve(config.DATA_DIR), 'bagh.sqlite'));
+async function openStore(config: Config, log: Logger, startWaitMs: number): Promise<RoomStorage> {
+  if (!config.DATABASE_URL) {
+    const file = join(resolve(config.DATA_DIR), 'bagh.sqlite');
+    return openWhenReady(() => openSqliteStorage(file), {
+      store: 'sqlite',
+      where: { file },
+      mayHeal: sqliteMayHeal,
+      waitMs: startWaitMs,
+      log,
+    });
+  }
   const url = config.DATABASE_URL;
   const database = redactedUrl(url);
-  // A node started while the database is away (an outage, both started together) waits for it a
-  // while, rather than exiting at once: a deploy during a short outage comes up when it ends.
-  const giveUpAt = Date.now() + DATABASE_START_WAIT_MS;
+  const storage = await openWhenReady(
+    () =>
+      openPostgresStorage(url, {
+        onError: (error) => log.warn({ err: error }, 'postgres: an idle connection failed'),
+      }),
+    { store: 'postgres', where: { database }, mayHeal: databaseUnreachable, waitMs: startWaitMs, log },
+  );
+  log.info({ database }, 'rooms in PostgreSQL');
+  return storage;
+}
+
+/**
+ * Opens the store, trying again for up to `waitMs` while it fails in a way that may pass (a
+ * database away, a disk full): a node started during a short outage, or together with its
+ * database, comes up when it ends rather than exiting at once. Any other failure is thrown at once.
+ */
+async function openWhenReady<T>(
+  open: () => T | Promise<T>,
+  how: {
+    store: string;
+    where: Record<string, string>;
+    mayHeal: (error: unknown) => boolean;
+    waitMs: number;
+    log: Logger;
+  },
+): Promise<T> {
+  const { store, where, log } = how;
+  const giveUpAt = Date.now() + how.waitMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      const storage = await openPostgresStorage(url, {
-        onError: (error) => log.warn({ err: error }, 'postgres: an idle connection failed'),
-      });
-      log.info({ database }, 'rooms in PostgreSQL');
-      return storage;
+      const opened = await open();
+      if (attempt > 1) log.info({ ...where, attempt }, `${store}: opened after waiting`);
+      return opened;
     } catch (error) {
-      if (!databaseUnreachable(error) || Date.now() >= giveUpAt) throw error;
-      const waitMs = Math.min(5000, 250 * 2 ** attempt);
-      log.warn({ err: error, database, attempt, waitMs }, 'postgres: not reachable at start; trying again');
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      if (!how.mayHeal(error)) throw error;
+      const left = giveUpAt - Date.now();
+      if (left <= 0) {
+        log.error(
+          { err: error, ...where, waitedMs: how.waitMs },
+          `${store}: still failing at start; giving up`,
+        );
+        throw error;
+      }
+      // Said once (the error may be the same for a minute); each attempt after at debug.
+      const level = attempt === 1 ? 'warn' : 'debug';
+      log[level](
+        { err: error, ...where, attempt, giveUpInMs: left },
+        `${store}: cannot open at start; waiting`,
+      );
+      const pauseMs = Math.min(5000, 250 * 2 ** attempt, left);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }
 }
 
-/** How long a starting node waits for an unreachable database before it gives up (exit 1). */
-const DATABASE_START_WAIT_MS = 60_000;
+/** How long a starting node waits for a store that cannot be opened yet before it gives up (exit 1). */
+const STORE_START_WAIT_MS = 60_000;
 
 /** How long a step of a stopping server may take before it is logged as a warning, and again after as long. */
 const SLOW_CLOSE_STEP_MS = 2000;

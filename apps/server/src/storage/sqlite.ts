@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ConfigError } from '../config.js';
 import {
   type AppendResult,
   type ArchivedGame,
@@ -78,24 +79,67 @@ interface RoomRow {
 /** How long a store call waits for another connection's write lock (the schema, at start: 5 s). */
 const SQLITE_BUSY_MS = 250;
 
-export function openSqliteStorage(file: string): RoomStorage {
-  mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode: a committed transaction survives a process crash (kill -9); only an OS
-  // crash or power loss may lose the last commits.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(`${file} has schema ${current}; this server knows up to ${SCHEMA_VERSION}`);
+/**
+ * Whether opening the file failed in a way that may pass with no change of configuration, so a
+ * start waits for it: the disk full, the folder not writable (yet), an I/O error, the file locked
+ * by another process. A folder that is a file, a file that is not a database, or a newer schema
+ * stay as they are.
+ */
+export function sqliteMayHeal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return PASSING_FS_CODES.has(code) || /^SQLITE_(CANTOPEN|FULL|IOERR|READONLY|BUSY|LOCKED|PERM)/.test(code);
+}
+
+const PASSING_FS_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'EBUSY']);
+
+/** Makes the file's folder; one that can never be made (a file is in the way) is a ConfigError. */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOTDIR' || code === 'EEXIST') {
+      throw new ConfigError(
+        `${dir} cannot be the data folder: it, or a folder above it, is a file (DATA_DIR)`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
   }
-  db.exec(SCHEMA);
-  db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  // Each call blocks the event loop while it waits for a write lock another connection holds (a
-  // backup, a second process on the file): at most this long, then it fails as the store away.
-  db.pragma(`busy_timeout = ${SQLITE_BUSY_MS}`);
+}
+
+/** The file opened at the latest schema; on a failure no connection is left open (a start tries again). */
+function openDatabase(file: string): Database.Database {
+  makeFolder(dirname(file));
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a committed transaction survives a process crash (kill -9); only an OS
+    // crash or power loss may lose the last commits.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(`${file} has schema ${current}; this server knows up to ${SCHEMA_VERSION}`);
+    }
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    // Each call blocks the event loop while it waits for a write lock another connection holds (a
+    // backup, a second process on the file): at most this long, then it fails as the store away.
+    db.pragma(`busy_timeout = ${SQLITE_BUSY_MS}`);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function openSqliteStorage(file: string): RoomStorage {
+  const db = openDatabase(file);
 
   const insertRoom = db.prepare<[string, number, string, number]>(
     'INSERT OR IGNORE INTO room (id, created_at, init, version) VALUES (?, ?, ?, ?)',
