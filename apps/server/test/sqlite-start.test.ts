@@ -1,66 +1,47 @@
 /**
- * A server on SQLite started while its database cannot be opened: it waits (as on PostgreSQL)
- * and comes up once the fault is gone; a data folder that can never be made fails at once.
+ * A server on SQLite started while its database cannot be opened (a full disk: a small tmpfs,
+ * mounted here as root): it waits, as on PostgreSQL, and comes up once the disk has room; a
+ * data folder that can never be made fails at once.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.js';
 import { sqliteMayHeal } from '../src/storage/sqlite.js';
-import { createRoom, removeDir, startServer, type TestServer, tempDir } from './helpers.js';
+import { fillDisk, mountTmpfs } from './full-disk.js';
+import { createRoom, perTest, sleep, startServer, type TestServer } from './helpers.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const fixture = perTest();
 
-const dirs: string[] = [];
-const undos: (() => void)[] = [];
-const servers: TestServer[] = [];
-afterAll(async () => {
-  for (const server of servers) await server.close();
-  for (const undo of undos.splice(0)) undo();
-  for (const dir of dirs) removeDir(dir);
-});
-
-/**
- * Makes `dir` a folder nothing can be created in, and returns the undo: chmod, or for root (whom
- * modes do not stop) the immutable attribute. Null where neither is possible.
- */
-function makeUnwritable(dir: string): (() => void) | null {
-  try {
-    if (process.getuid?.() !== 0) {
-      chmodSync(dir, 0o500);
-      return () => chmodSync(dir, 0o700);
-    }
-    execFileSync('chattr', ['+i', dir], { stdio: 'ignore' });
-    return () => execFileSync('chattr', ['-i', dir], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-}
-
-/** A data folder nothing can be written to yet (its undo is run after the tests in any case). */
-function unwritableDataDir(): { dataDir: string; undo: () => void } | null {
-  const dataDir = join(tempDir('bagh-sqlite-start-'), 'data');
-  dirs.push(join(dataDir, '..'));
-  mkdirSync(dataDir);
-  const undo = makeUnwritable(dataDir);
-  if (undo === null) return null;
-  let undone = false;
-  const once = () => {
-    if (!undone) undo();
-    undone = true;
+/** A data folder on a full disk, and the undo that frees it. */
+function fullDataDir(): { dataDir: string; free: () => void } {
+  const disk = mountTmpfs('1m', fixture.defer);
+  const free = fillDisk(join(disk, 'filler'));
+  let freed = false;
+  fixture.defer(() => {
+    if (!freed) free();
+  });
+  return {
+    dataDir: join(disk, 'data'),
+    free: () => {
+      freed = true;
+      free();
+    },
   };
-  undos.push(once);
-  return { dataDir, undo: once };
 }
 
-const canFault = (() => {
-  const probe = unwritableDataDir();
-  probe?.undo();
-  return probe !== null;
-})();
+/** The server `startServer` gives, closed after the test; or what it threw. */
+async function started(opts: Parameters<typeof startServer>[0]): Promise<TestServer | unknown> {
+  return startServer(opts).then(
+    (server) => {
+      fixture.defer(() => server.close());
+      return server;
+    },
+    (error: unknown) => error,
+  );
+}
 
 /** A pino logger whose lines the test reads. */
 function recordingLogger() {
@@ -77,60 +58,44 @@ function recordingLogger() {
 const WAITING = 'sqlite: cannot open at start; waiting';
 
 describe('a server started while its SQLite file cannot be opened', () => {
-  it.skipIf(!canFault)('waits, says so once, and comes up once the data folder is writable', async () => {
-    const fault = unwritableDataDir()!;
+  it('waits, says so once, and comes up once the disk has room again', async () => {
+    const fault = fullDataDir();
     const { logger, lines } = recordingLogger();
-    let started = false;
-    const starting = startServer({ dataDir: fault.dataDir, options: { logger } }).then((server) => {
-      started = true;
-      servers.push(server);
-      return server;
+    let up = false;
+    const starting = started({ dataDir: fault.dataDir, options: { logger } }).then((result) => {
+      up = true;
+      return result;
     });
     await sleep(1500);
-    expect(started).toBe(false);
-    fault.undo();
-    const server = await starting;
+    expect(up).toBe(false);
+    fault.free();
+    const server = (await starting) as TestServer;
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect((await createRoom(server.url, { variant: 'bagh-chal', side: 'goat' })).roomId).toBeTruthy();
     const warnings = lines.filter((line) => line.msg === WAITING && line.level === 40);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.err?.code).toBe('SQLITE_CANTOPEN');
+    expect(warnings[0]?.err?.code).toMatch(/^(ENOSPC|SQLITE_FULL|SQLITE_IOERR)/);
     expect(lines.some((line) => line.msg === 'sqlite: opened after waiting')).toBe(true);
   });
 
-  it.skipIf(!canFault)('gives up when the wait is over, with the reason', async () => {
-    const fault = unwritableDataDir()!;
+  it('gives up when the wait is over, with the reason', async () => {
+    const fault = fullDataDir();
     const { logger, lines } = recordingLogger();
     const began = Date.now();
-    const failed = await startServer({
-      dataDir: fault.dataDir,
-      options: { logger, storeStartWaitMs: 1000 },
-    }).then(
-      (server) => {
-        servers.push(server);
-        return null;
-      },
-      (error: unknown) => error,
-    );
-    expect(String(failed)).toContain('unable to open database file');
+    const failed = await started({ dataDir: fault.dataDir, options: { logger, storeStartWaitMs: 1000 } });
+    expect(failed).toBeInstanceOf(Error);
+    expect(String(failed)).toMatch(/ENOSPC|disk is full|disk I\/O/);
     expect(Date.now() - began).toBeGreaterThanOrEqual(1000);
     expect(lines.some((line) => line.msg === 'sqlite: still failing at start; giving up')).toBe(true);
   });
 
   it('fails at once when the data folder can never be made (a file is in the way)', async () => {
-    const dir = tempDir('bagh-sqlite-start-');
-    dirs.push(dir);
+    const dir = fixture.dataDir();
     const file = join(dir, 'a-file');
     writeFileSync(file, '');
     for (const dataDir of [file, join(file, 'data')]) {
       const began = Date.now();
-      const failed = await startServer({ dataDir }).then(
-        (server) => {
-          servers.push(server);
-          return null;
-        },
-        (error: unknown) => error,
-      );
+      const failed = await started({ dataDir });
       expect(failed, dataDir).toBeInstanceOf(ConfigError);
       expect(String(failed), dataDir).toMatch(/a folder above it, is a file/);
       expect(Date.now() - began, dataDir).toBeLessThan(1000);

@@ -1,19 +1,10 @@
-/**
- * Real stores failing under a running game: SQLite on a small tmpfs that fills up (mounted here,
- * as root), PostgreSQL stopped and started again, PostgreSQL frozen, and Redis (which keeps no
- * room) stopped and started again empty under two nodes. While faulted every command gets a
- * typed ack quickly, /healthz says 503 quickly, the server stays calm (little CPU, few log
- * lines), and once the store is back everything works again without a restart.
- */
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
+import { fillDisk, mountTmpfs } from './full-disk.js';
 import { Client, createRoom, getSnapshot, perTest, sleep, startServer, waitUntil } from './helpers.js';
 import { BAGH_CHAL_TIGER_WIN } from './lines.js';
 import { startPostgres, startRedis } from './multinode-helpers.js';
@@ -34,35 +25,6 @@ function countingLogger(): { logger: pino.Logger; lines: () => number; text: () 
     lines: () => written.length,
     text: () => written.join('\n'),
   };
-}
-
-/** A tmpfs of `size` mounted on a fresh directory (root only), unmounted after the test. */
-function mountTmpfs(size: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bagh-tmpfs-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
-  } catch (error) {
-    throw new Error(`this test mounts a tmpfs and must run as root: ${String(error)}`);
-  }
-  fixture.defer(() => {
-    execFileSync('umount', ['-l', dir]);
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
-}
-
-/** Writes zeros to `file` until the disk is full; returns a function that frees the space again. */
-function fillDisk(file: string): () => void {
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(4096);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    closeSync(fd);
-  }
-  return () => unlinkSync(file);
 }
 
 /** The ack and how long it took. */
@@ -105,7 +67,7 @@ describe('a store that fails', () => {
   it('SQLite on a full disk: UNAVAILABLE acks, /healthz 503, calm timers, the game ends on time once it can be stored, full recovery', {
     timeout: 90_000,
   }, async () => {
-    const dataDir = mountTmpfs('8m');
+    const dataDir = mountTmpfs('8m', fixture.defer);
     const log = countingLogger();
     const server = await startServer({ dataDir, options: { logger: log.logger, roomIdleMs: 500, ...QUIET } });
     fixture.defer(() => server.close());
