@@ -63,6 +63,25 @@ async function calmness(
   };
 }
 
+/** A game of 3 s a side, seated, after G@c3 a1-b1: the goat's clock runs. */
+async function goatsTurnOnTheClock(url: string): Promise<{ roomId: string; goat: Client; tiger: Client }> {
+  const created = await createRoom(url, {
+    variant: 'bagh-chal',
+    side: 'goat',
+    clock: { initialMs: 3000, incrementMs: 0 },
+  });
+  const { roomId } = created;
+  const goat = await fixture.client(url);
+  const tiger = await fixture.client(url);
+  expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
+    ok: true,
+  });
+  expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
+  expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+  expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
+  return { roomId, goat, tiger };
+}
+
 describe('a store that fails', () => {
   it('SQLite on a full disk: UNAVAILABLE acks, /healthz 503, calm timers, the game ends on time once it can be stored, full recovery', {
     timeout: 90_000,
@@ -73,20 +92,7 @@ describe('a store that fails', () => {
     fixture.defer(() => server.close());
     const { url } = server;
     // A timed game whose goat clock runs out while the disk is full.
-    const created = await createRoom(url, {
-      variant: 'bagh-chal',
-      side: 'goat',
-      clock: { initialMs: 3000, incrementMs: 0 },
-    });
-    const { roomId } = created;
-    const goat = await fixture.client(url);
-    const tiger = await fixture.client(url);
-    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
-      ok: true,
-    });
-    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
-    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
-    expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
+    const { roomId, goat, tiger } = await goatsTurnOnTheClock(url);
     const before = await getSnapshot(url, roomId);
     expect((await health(url)).status).toBe(200);
 
@@ -180,20 +186,7 @@ describe('a store that fails', () => {
     const server = await startServer({ options: QUIET });
     fixture.defer(() => server.close());
     const { url } = server;
-    const created = await createRoom(url, {
-      variant: 'bagh-chal',
-      side: 'goat',
-      clock: { initialMs: 3000, incrementMs: 0 },
-    });
-    const { roomId } = created;
-    const goat = await fixture.client(url);
-    const tiger = await fixture.client(url);
-    expect(await goat.request('room:join', { roomId, seatToken: created.seatToken })).toMatchObject({
-      ok: true,
-    });
-    expect(await tiger.request('seat:claim', { roomId, side: 'tiger' })).toMatchObject({ ok: true });
-    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
-    expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
+    const { roomId, goat, tiger } = await goatsTurnOnTheClock(url);
     const goatsTurn = Date.now(); // the goat's 3 s run from here
 
     const locker = new Database(join(server.dataDir, 'bagh.sqlite'));
