@@ -9,6 +9,8 @@
  * the page is shown again, and re-joins with the seat token and `since`. A move made while the
  * connection is down waits and is sent once the page is back (at the same ply, unless the
  * re-join shows it was played or the game moved on): never lost silently, never played twice.
+ * A move the server cannot store (UNAVAILABLE: a store outage) waits the same way, tried again
+ * with a capped backoff for as long as the outage lasts.
  */
 // Types only: the page never loads zod (the server validates; the client trusts its replies).
 import type {
@@ -77,12 +79,23 @@ interface OutgoingMove {
   readonly ply: number;
   /** Emitted and awaiting its ack; false while it waits for the connection. */
   readonly sent: boolean;
-  /** How many times the server answered UNAVAILABLE (it could not store it; nothing changed). */
+  /**
+   * It had to wait (the connection, a lost ack, the store): shown as waiting until the server
+   * settles it, its resends included, so that the board and status do not flicker on each try.
+   */
+  readonly waited: boolean;
+  /** How many times in a row the server answered UNAVAILABLE (it could not store it): the backoff's step. */
   readonly unavailable: number;
 }
 
-/** A move the server could not store is tried again this many times before it is refused. */
-const UNAVAILABLE_RETRIES = 3;
+/**
+ * The wait before trying a move again after its `attempt`-th UNAVAILABLE: RECONNECT's delay
+ * doubling up to its cap (1, 2, 4, 5, 5… s), less up to half (jitter), never past the cap.
+ */
+export function unavailableDelay(attempt: number): number {
+  const step = Math.min(RECONNECT.maxDelayMs, RECONNECT.delayMs * 2 ** Math.max(0, attempt - 1));
+  return step * (1 - RECONNECT.jitter * Math.random());
+}
 /** Events kept while a join is in flight; past that, the join after it fetches what is missing. */
 const MAX_HELD_EVENTS = 50;
 
@@ -220,10 +233,13 @@ export class GameConnection {
   get pending(): boolean {
     return this.#outbox !== null;
   }
-  /** The move waiting for the connection to come back, if any (sent once the page is back). */
+  /**
+   * The move waiting for the connection or the store to come back, if any (sent once they are),
+   * until the server settles it.
+   */
   get waitingMove(): string | null {
     const outgoing = this.#outbox;
-    return outgoing && !outgoing.sent ? outgoing.text : null;
+    return outgoing && (!outgoing.sent || outgoing.waited) ? outgoing.text : null;
   }
   /** The opponent declined this player's draw offer; true until they move, offer again or the game ends. */
   get drawDeclined(): boolean {
@@ -334,7 +350,13 @@ export class GameConnection {
       return;
     }
     this.#error = null;
-    const outgoing = { text, ply: snapshot.moves.length, sent: false, unavailable: 0 };
+    const outgoing = {
+      text,
+      ply: snapshot.moves.length,
+      sent: false,
+      waited: !this.connected,
+      unavailable: 0,
+    };
     this.#outbox = outgoing;
     if (this.connected) this.#send(outgoing);
   }
@@ -400,15 +422,17 @@ export class GameConnection {
       if (this.#outbox !== outgoing) return; // settled or sent again meanwhile
       if (timeout) {
         // Lost on the way or just slow: the next join shows whether it was played.
-        this.#outbox = { ...outgoing, sent: false };
+        this.#outbox = { ...outgoing, sent: false, waited: true };
         if (this.connected) this.join();
         return;
       }
-      if (!reply.ok && reply.error.code === 'UNAVAILABLE' && outgoing.unavailable < UNAVAILABLE_RETRIES) {
+      if (!reply.ok && reply.error.code === 'UNAVAILABLE') {
         // A store fault or a server restarting: most likely not stored, though a slow store may
         // commit it yet. The re-join after a while shows which (settleOutbox): sent again or done.
-        this.#outbox = { ...outgoing, sent: false, unavailable: outgoing.unavailable + 1 };
-        this.#rejoinSoon();
+        // No limit: the outage may last minutes, and the move must not be lost meanwhile.
+        const unavailable = outgoing.unavailable + 1;
+        this.#outbox = { ...outgoing, sent: false, waited: true, unavailable };
+        this.#rejoinSoon(unavailableDelay(unavailable));
         return;
       }
       this.#outbox = null;
@@ -462,7 +486,7 @@ export class GameConnection {
     this.#lost = true;
     this.#status = this.#downStatus();
     // A move awaiting its ack will get none on this connection: the re-join settles it.
-    if (this.#outbox?.sent) this.#outbox = { ...this.#outbox, sent: false };
+    if (this.#outbox?.sent) this.#outbox = { ...this.#outbox, sent: false, waited: true };
     // The server ended the session ("io server disconnect"): Socket.IO leaves that to the page.
     if (!this.#socket.active && !this.#restarting) this.#retrySoon();
   }
@@ -480,14 +504,14 @@ export class GameConnection {
   }
 
   /**
-   * Something the server could not serve now (a store fault, a stop): a re-join after a while,
-   * which also settles the move that waits.
+   * Something the server could not serve now (a store fault, a stop): a re-join after a while
+   * (`delayMs`, 1–3 s by default), which also settles the move that waits.
    */
-  #rejoinSoon(): void {
+  #rejoinSoon(delayMs = 2 * jitteredDelay()): void {
     clearTimeout(this.#retryTimer);
     this.#retryTimer = setTimeout(() => {
       if (!this.#closed && this.#socket.connected) this.join();
-    }, 2 * jitteredDelay());
+    }, delayMs);
   }
 
   /** Drops the socket's current attempt and connects afresh, now (the network is back). */

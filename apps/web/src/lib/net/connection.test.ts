@@ -1,7 +1,7 @@
 import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { snapshotFixture } from '../test-fixtures.js';
-import { BACK_ONLINE_MS, GameConnection, RECONNECT } from './connection.svelte.js';
+import { BACK_ONLINE_MS, GameConnection, RECONNECT, unavailableDelay } from './connection.svelte.js';
 import type { TokenStore } from './seats.js';
 
 type Handler = (...args: never[]) => void;
@@ -402,6 +402,16 @@ describe('GameConnection', () => {
     socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
     expect(socket.count('move')).toBe(1);
     expect(socket.last('move').request).toEqual({ roomId: 'room-abc', move: 'G@c3', ply: 0 });
+    expect(conn.waitingMove).toBe('G@c3'); // still shown waiting until the server answers: no flicker
+    socket.last('move').ack(null, { ok: true, version: 3 });
+    expect(conn.pending).toBe(false);
+    expect(conn.waitingMove).toBeNull();
+  });
+
+  it('a move sent at once is not shown waiting while its ack is on the way', () => {
+    const { socket, conn } = seatedGoat(2);
+    conn.move('G@c3');
+    expect(conn.pending).toBe(true);
     expect(conn.waitingMove).toBeNull();
     socket.last('move').ack(null, { ok: true, version: 3 });
     expect(conn.pending).toBe(false);
@@ -448,23 +458,89 @@ describe('GameConnection', () => {
     expect(conn.snapshot).toBe(movedOn);
   });
 
-  it('a move the server could not store waits and is tried again, same ply, a few times at most', () => {
+  it('a move the server cannot store stays the waiting move, tried again with a capped backoff for as long as the outage lasts', () => {
     vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0); // no jitter: each wait is its step in full
     const { socket, conn } = seatedGoat(2);
     const unavailable = { ok: false, error: { code: 'UNAVAILABLE', message: 'the store failed' } };
     conn.move('G@c3');
-    for (let attempt = 1; attempt <= 3; attempt++) {
+    const steps = [1000, 2000, 4000, 5000, 5000, 5000, 5000, 5000, 5000, 5000];
+    for (const [i, step] of steps.entries()) {
       socket.last('move').ack(null, unavailable);
       expect(conn.waitingMove).toBe('G@c3');
+      expect(conn.pending).toBe(true);
       expect(conn.lastError).toBeNull();
-      vi.advanceTimersByTime(2 * RECONNECT.delayMs * (1 + RECONNECT.jitter));
+      const joins = socket.count('room:join');
+      vi.advanceTimersByTime(step - 1);
+      expect(socket.count('room:join')).toBe(joins);
+      vi.advanceTimersByTime(1);
+      expect(socket.count('room:join')).toBe(joins + 1);
       socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
-      expect(socket.count('move')).toBe(attempt + 1);
+      expect(socket.count('move')).toBe(i + 2);
       expect(socket.last('move').request).toEqual({ roomId: 'room-abc', move: 'G@c3', ply: 0 });
+      // In flight again: still the waiting move, so the board and status do not flicker.
+      expect(conn.waitingMove).toBe('G@c3');
     }
-    socket.last('move').ack(null, unavailable);
+    socket.last('move').ack(null, { ok: true, version: 3 });
     expect(conn.pending).toBe(false);
-    expect(conn.lastError?.code).toBe('UNAVAILABLE');
+    expect(conn.waitingMove).toBeNull();
+    expect(conn.lastError).toBeNull();
+  });
+
+  it('a move waiting out a store outage is done when the re-join shows the store took it after all', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = seatedGoat(2);
+    conn.move('G@c3');
+    socket.last('move').ack(null, { ok: false, error: { code: 'UNAVAILABLE', message: 'slow store' } });
+    vi.advanceTimersByTime(RECONNECT.maxDelayMs);
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(3, ['G@c3']) });
+    expect(socket.count('move')).toBe(1);
+    expect(conn.pending).toBe(false);
+    expect(conn.lastError).toBeNull();
+  });
+
+  it.each(['GAME_OVER', 'STALE', 'ILLEGAL_MOVE'])(
+    'a move waiting out a store outage is dropped, and the reason shown, when refused %s',
+    (code) => {
+      vi.useFakeTimers();
+      const { socket, conn } = seatedGoat(2);
+      conn.move('G@c3');
+      socket.last('move').ack(null, { ok: false, error: { code: 'UNAVAILABLE', message: 'no store' } });
+      vi.advanceTimersByTime(RECONNECT.maxDelayMs);
+      socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+      socket.last('move').ack(null, { ok: false, error: { code, message: 'no' } });
+      expect(conn.pending).toBe(false);
+      expect(conn.waitingMove).toBeNull();
+      expect(conn.lastError?.code).toBe(code);
+    },
+  );
+
+  it('a move waiting out a store outage also waits across a disconnect, and goes out after the re-join', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = seatedGoat(2);
+    conn.move('G@c3');
+    socket.last('move').ack(null, { ok: false, error: { code: 'UNAVAILABLE', message: 'no store' } });
+    socket.drop();
+    expect(conn.waitingMove).toBe('G@c3');
+    vi.advanceTimersByTime(RECONNECT.maxDelayMs); // the timer finds no connection: nothing sent
+    expect(socket.count('move')).toBe(1);
+    socket.connect();
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(socket.count('move')).toBe(2);
+    expect(conn.waitingMove).toBe('G@c3');
+    socket.last('move').ack(null, { ok: true, version: 3 });
+    expect(conn.pending).toBe(false);
+  });
+
+  it('the wait after each UNAVAILABLE grows from 0.5–1 s to at most 5 s', () => {
+    for (const draw of [0, 0.5, 0.999]) {
+      vi.spyOn(Math, 'random').mockReturnValue(draw);
+      expect(unavailableDelay(1)).toBeGreaterThanOrEqual(500);
+      expect(unavailableDelay(1)).toBeLessThanOrEqual(1000);
+      expect(unavailableDelay(3)).toBeLessThanOrEqual(4000);
+      expect(unavailableDelay(50)).toBeLessThanOrEqual(RECONNECT.maxDelayMs);
+      expect(unavailableDelay(50)).toBeGreaterThanOrEqual(RECONNECT.maxDelayMs / 2);
+    }
   });
 
   it('refuses other commands while down, and after a refused re-join tries again', () => {
