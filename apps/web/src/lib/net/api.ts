@@ -11,7 +11,13 @@ import type {
 } from '@bagh/protocol';
 import { m } from '../../paraglide/messages.js';
 
-export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
+/** The server's refusal, or OFFLINE: no answer from it (down, or the network), said as unreachable. */
+export type ApiError = ErrorInfo | { code: 'OFFLINE'; message: string };
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+const unreachable = (): ApiError => ({ code: 'OFFLINE', message: m.net_unreachable() });
+/** What a proxy answers, with no body of the server's, when the server behind it is down. */
+const GATEWAY_DOWN = new Set([502, 503, 504]);
 
 async function call<T extends object>(path: string, body?: object): Promise<ApiResult<T>> {
   try {
@@ -24,9 +30,12 @@ async function call<T extends object>(path: string, body?: object): Promise<ApiR
     const data = (await res.json().catch(() => null)) as T | { error?: ErrorInfo } | null;
     if (res.ok && data && !('error' in data)) return { ok: true, value: data as T };
     const error = data && 'error' in data && data.error ? data.error : undefined;
-    return { ok: false, error: error ?? { code: 'INTERNAL', message: `HTTP ${res.status}` } };
+    if (error) return { ok: false, error };
+    if (GATEWAY_DOWN.has(res.status)) return { ok: false, error: unreachable() };
+    return { ok: false, error: { code: 'INTERNAL', message: `HTTP ${res.status}` } };
   } catch {
-    return { ok: false, error: { code: 'INTERNAL', message: m.net_unreachable() } };
+    // fetch failed: no server answered (it is down, or the network is).
+    return { ok: false, error: unreachable() };
   }
 }
 
