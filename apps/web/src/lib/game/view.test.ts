@@ -12,6 +12,7 @@ import {
   goatsRemaining,
   moveCapText,
   numberedMoves,
+  recordErrorText,
   resultText,
   snapshotAtPly,
 } from './view.js';
@@ -107,6 +108,20 @@ describe('view', () => {
       'Slow down a little (at most 3 games against the computer at once).',
     );
     expect(errorText({ code: 'RATE_LIMITED' })).toBe('Slow down a little.');
+  });
+
+  it("says why a record was not opened: the server's parse error, else the client's own words", () => {
+    const parse = 'line 3: "x9" is not a move';
+    expect(recordErrorText({ code: 'BAD_REQUEST', message: parse })).toBe(parse);
+    // A store fault or a server problem: not the server's English, the page's language.
+    const store = 'the game could not be saved or read; try again';
+    expect(recordErrorText({ code: 'UNAVAILABLE', message: store })).toBe(
+      'The game could not be saved; try again.',
+    );
+    expect(recordErrorText({ code: 'INTERNAL', message: 'boom' })).toBe('The server had a problem.');
+    expect(recordErrorText({ code: 'OFFLINE', message: 'The server cannot be reached.' })).toBe(
+      'The server cannot be reached.',
+    );
   });
 
   it('draws a game held in the browser', () => {

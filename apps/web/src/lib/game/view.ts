@@ -321,6 +321,15 @@ export function errorText(error: { code: string; message?: string }): string {
 }
 
 /**
+ * Why a game record was not opened: the server's reason when it explains the record (a
+ * BAD_REQUEST names what does not parse, in English: the record's own terms); otherwise the
+ * client's own words (a store fault, a server out of reach), in the page's language.
+ */
+export function recordErrorText(error: { code: string; message?: string }): string {
+  return error.code === 'BAD_REQUEST' && error.message ? error.message : errorText(error);
+}
+
+/**
  * The snapshot as it stood after `ply` moves, for stepping through a finished game: position,
  * moves and counts replayed with the rules from its start; null when the moves do not replay.
  */
