@@ -24,6 +24,10 @@ describe('messages', () => {
     expect(Object.keys(messages).sort()).toEqual(Object.keys(english).sort());
   });
 
+  it.each(LOCALES.slice(1))('%s lists its keys in English’s order (one diff per message)', (locale) => {
+    expect(Object.keys(read(locale))).toEqual(Object.keys(english));
+  });
+
   it.each(LOCALES.slice(1))('%s keeps each message’s placeholders and translates it', (locale) => {
     const messages = read(locale);
     for (const [key, text] of Object.entries(english)) {

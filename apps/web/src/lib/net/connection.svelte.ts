@@ -408,7 +408,7 @@ export class GameConnection {
         if (timeout) {
           this.#fail({ code: 'TIMEOUT', message: m.net_timeout() });
           if (this.connected) this.join();
-        } else if (!reply.ok) this.#fail(reply.error);
+        } else if (!reply.ok) this.#fail(refusalOf(event, reply.error));
       });
     });
   }
@@ -592,6 +592,13 @@ export class GameConnection {
     this.#socket.on(name, handler);
     this.#unbind.push(() => this.#socket.off(name, handler));
   }
+}
+
+/** A command's refusal as shown: a chat message the store could not keep is not "the game could not be saved". */
+function refusalOf(event: GameCommand, error: ErrorInfo): ClientError {
+  return event === 'chat:send' && error.code === 'UNAVAILABLE'
+    ? { code: 'NOT_SENT', message: m.chat_not_sent() }
+    : error;
 }
 
 /** Two spellings of one move (the server answers with its canonical text). */

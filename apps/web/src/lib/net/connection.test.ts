@@ -1,5 +1,6 @@
 import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { errorText } from '../game/view.js';
 import { snapshotFixture } from '../test-fixtures.js';
 import { BACK_ONLINE_MS, GameConnection, RECONNECT, unavailableDelay } from './connection.svelte.js';
 import type { TokenStore } from './seats.js';
@@ -272,6 +273,22 @@ describe('GameConnection', () => {
     expect(conn.lastError).toEqual(refusal.error);
     socket.last('chat:send').ack(new Error('timed out'));
     expect(conn.lastError?.code).toBe('TIMEOUT');
+  });
+
+  it('says of a chat message the store could not keep that the message was not sent, not that the game was not saved', async () => {
+    const { socket, conn } = seatedGoat(4);
+    const sent = conn.sendChat('players', 'gl hf');
+    socket.last('chat:send').ack(null, { ok: false, error: { code: 'UNAVAILABLE', message: 'no store' } });
+    expect(await sent).toBe(false); // the chat box keeps the text
+    expect(conn.lastError).toEqual({
+      code: 'NOT_SENT',
+      message: 'Your message could not be sent just now; it is still in the box, try again.',
+    });
+    expect(errorText(conn.lastError!)).toBe(conn.lastError?.message);
+    // Other commands refused so keep the code (and its words).
+    conn.resign();
+    socket.last('resign').ack(null, { ok: false, error: { code: 'UNAVAILABLE', message: 'no store' } });
+    expect(conn.lastError?.code).toBe('UNAVAILABLE');
   });
 
   it('takes server events through the typed listeners, and unbinds them on close', () => {
