@@ -84,7 +84,7 @@ interface OutgoingMove {
    * settles it, its resends included, so that the board and status do not flicker on each try.
    */
   readonly waited: boolean;
-  /** How many times in a row the server answered UNAVAILABLE (it could not store it): the backoff's step. */
+  /** How many times the server answered UNAVAILABLE (it could not store it): the backoff's step. */
   readonly unavailable: number;
 }
 
