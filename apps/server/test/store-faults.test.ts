@@ -215,6 +215,67 @@ describe('a store that fails', () => {
     expect(after.clock?.tiger).toBeGreaterThan(2000);
   });
 
+  it('a move other than the one the store refused is timed as usual: its flag fell meanwhile', async () => {
+    const server = await startServer({ options: QUIET });
+    fixture.defer(() => server.close());
+    const { url } = server;
+    const { roomId, goat } = await goatsTurnOnTheClock(url);
+    const locker = new Database(join(server.dataDir, 'bagh.sqlite'));
+    fixture.defer(() => {
+      locker.close();
+    });
+    locker.exec('BEGIN EXCLUSIVE');
+    expect(await goat.request('move', { roomId, move: 'G@c2', ply: 2 })).toMatchObject({
+      ok: false,
+      error: { code: 'UNAVAILABLE' },
+    });
+    await sleep(3500); // past the goat's 3 s
+    locker.exec('COMMIT');
+    await healthyAgain(url);
+    expect(await goat.request('move', { roomId, move: 'G@d2', ply: 2 })).toMatchObject({
+      ok: false,
+      error: { code: 'GAME_OVER' },
+    });
+    expect((await getSnapshot(url, roomId)).result).toMatchObject({ winner: 'tiger', reason: 'timeout' });
+  });
+
+  it('on PostgreSQL the hold stands while the page re-joins (refused too: a join reads the store), past its 15 s', {
+    timeout: 90_000,
+  }, async () => {
+    const pgDir = fixture.dataDir();
+    let postgres = await startPostgres({ dataDir: pgDir });
+    fixture.defer(() => postgres.stop());
+    const server = await fixture.server({ config: { DATABASE_URL: postgres.url }, options: QUIET });
+    const { url } = server;
+    const table = await fixture.table(url, { clock: { initialMs: 3000, incrementMs: 0 } });
+    const { roomId, goat, tiger } = table;
+    expect(await goat.request('move', { roomId, move: 'G@c3', ply: 0 })).toMatchObject({ ok: true });
+    expect(await tiger.request('move', { roomId, move: 'a1-b1', ply: 1 })).toMatchObject({ ok: true });
+
+    await postgres.stop();
+    const move = { roomId, move: 'G@c2', ply: 2 };
+    expect(await goat.request('move', move)).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    // As the page does before it sends the move again: re-joins, refused while the store is away.
+    const until = Date.now() + 20_000;
+    while (Date.now() < until) {
+      await sleep(2000);
+      const joined = await goat.request('room:join', { roomId, seatToken: table.tokens.goat });
+      expect(joined).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    }
+    postgres = await startPostgres({ port: postgres.port, dataDir: pgDir });
+    await healthyAgain(url);
+    expect(
+      await retried(() => goat.request('room:join', { roomId, seatToken: table.tokens.goat })),
+    ).toMatchObject({
+      ok: true,
+      snapshot: { result: null },
+    });
+    expect(await goat.request('move', move)).toMatchObject({ ok: true });
+    const after = await getSnapshot(url, roomId);
+    expect(after.result).toBeNull();
+    expect(after.moves).toEqual(['G@c3', 'a1-b1', 'G@c2']);
+  });
+
   it('a spectator arriving while the store fails watches all the same: the room as it is, then its moves', async () => {
     const server = await startServer({ options: QUIET });
     fixture.defer(() => server.close());

@@ -5,14 +5,14 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import type { ChatMessage, RoomEvent, Snapshot } from '@bagh/protocol';
-import { flagAt, type Result, type Side } from '@bagh/rules';
+import { flagAt, makeMove, parseMove, type Result, type Side } from '@bagh/rules';
 import type { Logger } from 'pino';
 import type { BotPool } from '../bots/pool.js';
 import type { ChangesSince, RoomStorage, StoredChange } from '../storage/types.js';
 import { finishedBy } from './archive.js';
 import { eventOf, parseStoredChange, replay, restoreRoomState, storedChangeOf } from './changes.js';
 import { EventHistory } from './history.js';
-import { abandonOf, isPresent, localPresence, seatConnected, seatOf } from './presence.js';
+import { abandonOf, isPresent, localPresence, seatConnected, seatOf, sideOfToken } from './presence.js';
 import { type Command, type Reduction, reduce } from './reducer.js';
 import { chatFor, snapshotOf } from './snapshot.js';
 import {
@@ -163,13 +163,22 @@ export function timerBackoffMs(failures: number): number {
  */
 export const HOLD_AFTER_REFUSAL_MS = 15_000;
 
-/** The side to move tried to move at `at` (its first try) at `ply`, and the store refused it. */
+/** The side to move tried to play `move` at `at` (its first try) at `ply`, and the store refused it. */
 interface HeldMove {
   readonly side: Side;
   readonly ply: number;
+  /** Canonical: only this move is timed at the first try (another is a new decision, timed as usual). */
+  readonly move: string;
   readonly at: number;
   /** The hold ends here, HOLD_AFTER_REFUSAL_MS after the last refusal. */
   readonly until: number;
+}
+
+/** The canonical text of the move a command plays, or null (no move, or none that parses). */
+function movePlayed(command: Command): string | null {
+  if (command.type !== 'move' && command.type !== 'bot-move') return null;
+  const parsed = parseMove(command.move);
+  return parsed.ok ? makeMove(parsed.value) : null;
 }
 
 const unavailable = (): Reduction => ({
@@ -216,9 +225,11 @@ export class Room {
   #recheckTimer: NodeJS.Timeout | undefined;
   #rechecks = 0;
   /**
-   * A move the store could not keep: while the mover keeps sending it, and HOLD_AFTER_REFUSAL_MS
-   * after the last refusal, its clock is read as stopped at the first try. The store's outage is
-   * nobody's time; a page that never sends the move again is timed as if there had been no hold.
+   * A move the store could not keep: while the mover's page keeps sending it (or re-joining, which
+   * it does before it sends the move again), and HOLD_AFTER_REFUSAL_MS after the last refusal, the
+   * mover's flag does not fall and that move, when played, is timed at its first try. The store's
+   * outage is nobody's time; a page that never sends it again is timed as if there had been no
+   * hold. This node's memory only: another node, or this one restarted, times the move as usual.
    */
   #held: HeldMove | null = null;
 
@@ -287,7 +298,7 @@ export class Room {
     this.#pending++;
     const run = this.#tail.then(async () => {
       const at = command.at ?? this.#deps.now();
-      const clockAt = this.#clockAt(at);
+      const clockAt = this.#clockAt(at, command);
       if (command.type !== 'flag' && timeRanOut(this.#state, clockAt)) {
         this.#noteStore(await this.#apply({ type: 'flag', version: this.#state.version, at, clockAt }));
       }
@@ -348,23 +359,48 @@ export class Room {
     return stands ? held : null;
   }
 
-  /** When the clocks are read for a command judged at `at`: the held move's first try while the hold stands. */
-  #clockAt(at: number): number {
+  /**
+   * When the clocks are read for `command` judged at `at`: while the hold stands, at the held
+   * move's first try, for the flag and for that move (another move is timed at `at`).
+   */
+  #clockAt(at: number, command: Command): number {
     const held = this.#holdAt(at);
-    return held ? Math.min(held.at, at) : at;
+    if (held === null) return at;
+    const move = movePlayed(command);
+    return move === null || move === held.move ? Math.min(held.at, at) : at;
   }
 
-  /** A move of the side to move that the store refused holds its clock (#held) from the first try. */
+  /**
+   * A move of the side to move that the store refused holds the mover's clock (#held) from its
+   * first try; the mover's page re-joining meanwhile (refused too: a store that is read on a join)
+   * keeps the hold standing.
+   */
   #noteHold(command: Command, at: number, result: Reduction): void {
     if (result.ok || result.error.code !== 'UNAVAILABLE') return;
     const state = this.#state;
     const side = state.game.position.toMove;
-    const mover =
-      command.type === 'move' ? seatOf(state, command.socketId) : command.type === 'bot-move' ? side : null;
-    if (mover !== side || clockInPlay(state)?.running !== side) return;
-    const ply = state.moveTexts.length;
-    const first = this.#held?.ply === ply && this.#held.side === side ? Math.min(this.#held.at, at) : at;
-    this.#held = { side, ply, at: first, until: at + HOLD_AFTER_REFUSAL_MS };
+    if (clockInPlay(state)?.running !== side) return;
+    const held = this.#holdAt(at);
+    const move = movePlayed(command);
+    if (move !== null && this.#sideOf(command) === side) {
+      const first = held?.move === move ? held.at : at;
+      this.#held = { side, ply: state.moveTexts.length, move, at: first, until: at + HOLD_AFTER_REFUSAL_MS };
+    } else if (
+      held !== null &&
+      (command.type === 'join' || command.type === 'connect') &&
+      this.#sideOf(command) === side
+    ) {
+      this.#held = { ...held, until: at + HOLD_AFTER_REFUSAL_MS };
+    }
+  }
+
+  /** The side a command comes from: the seat its socket (or its token) holds, the computer's for its move. */
+  #sideOf(command: Command): Side | null {
+    const state = this.#state;
+    if (command.type === 'bot-move') return botSeatOf(state)?.side ?? null;
+    if (command.type === 'join' && command.tokenHash !== undefined)
+      return sideOfToken(state, command.tokenHash);
+    return 'socketId' in command ? seatOf(state, command.socketId) : null;
   }
 
   /** Counts the store's refusals in a row (the timers' backoff); returns the result. */
@@ -673,8 +709,9 @@ export class Room {
 
   /** Judges the clock now (a reader about to look at a room whose time may have run out). */
   async settleTime(): Promise<void> {
-    if (timeRanOut(this.#state, this.#clockAt(this.#deps.now()))) {
-      await this.dispatch({ type: 'flag', version: this.#state.version });
+    const flag = { type: 'flag', version: this.#state.version } as const;
+    if (timeRanOut(this.#state, this.#clockAt(this.#deps.now(), flag))) {
+      await this.dispatch(flag);
     }
   }
 

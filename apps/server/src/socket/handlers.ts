@@ -153,7 +153,14 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
    * games in play: a game left to leave memory comes back counted), or null. Others are not asked.
    */
   async function botGameRefusal(roomId: string, tokenHash: string): Promise<string | null> {
-    const state = (await rooms.get(roomId))?.state;
+    // A store that cannot be read (several nodes' check of the version) leaves the answer to the
+    // join itself, refused in the room's turn while the store fails: there it keeps the hold on
+    // the mover's clock (Room) standing, as a page re-joins before it sends its move again.
+    const room = await rooms.get(roomId).catch((error: unknown) => {
+      if (error instanceof StoreUnavailableError) return null;
+      throw error;
+    });
+    const state = room?.state;
     const bot = state && botSeatOf(state);
     if (!bot || state.result !== null) return null;
     if (sideOfToken(state, tokenHash) !== otherSide(bot.side)) return null;
@@ -369,7 +376,9 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
       const { was, send } = await admit(roomId, seatToken === undefined);
       if (gone(roomId, was, reply)) return;
       const judged = (res: Reduction, room: Room) => {
-        if (!res.ok && res.error.code === 'UNAVAILABLE' && tokenHash === undefined)
+        // Only a stranger: a socket seated here keeps its seat (a join without a token), not watches.
+        const stranger = tokenHash === undefined && room.placeOf(socketId).side === null;
+        if (!res.ok && res.error.code === 'UNAVAILABLE' && stranger)
           return watchUncounted(roomId, room, reply);
         const side = settleEntry(roomId, res, room);
         if (!res.ok) return;
