@@ -296,6 +296,9 @@ export class GameConnection {
       if (!reply.ok) {
         if (retrying(reply.error)) this.#rejoinSoon();
         this.#joinFailure = reply.error;
+        // A move waiting out a store outage already says the server cannot take it yet: an
+        // error beside it (the re-join refused by the same outage) would read as the move lost.
+        if (reply.error.code === 'UNAVAILABLE' && this.waitingMove !== null) return;
         return this.#fail(reply.error);
       }
       this.#role = reply.role;

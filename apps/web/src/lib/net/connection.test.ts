@@ -542,6 +542,13 @@ describe('GameConnection', () => {
     vi.advanceTimersByTime(RECONNECT.maxDelayMs); // the timer finds no connection: nothing sent
     expect(socket.count('move')).toBe(1);
     socket.connect();
+    // The re-join is refused by the same outage: the move still just waits, with no error beside it.
+    socket.last('room:join').ack(null, { ok: false, error: { code: 'UNAVAILABLE', message: 'no store' } });
+    expect(conn.waitingMove).toBe('G@c3');
+    expect(conn.lastError).toBeNull();
+    const joins = socket.count('room:join');
+    vi.advanceTimersByTime(2 * RECONNECT.delayMs * (1 + RECONNECT.jitter));
+    expect(socket.count('room:join')).toBe(joins + 1);
     socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
     expect(socket.count('move')).toBe(2);
     expect(conn.waitingMove).toBe('G@c3');
