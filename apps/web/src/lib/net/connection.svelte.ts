@@ -555,6 +555,10 @@ export class GameConnection {
       return;
     }
     this.#replace(event.snapshot);
+    // The move's own event before its ack (a server that stalled after broadcasting): it is
+    // played, so it no longer waits; the ack, when it comes, finds it settled.
+    const outgoing = this.#outbox;
+    if (outgoing?.sent && sameMove(event.snapshot.moves[outgoing.ply], outgoing.text)) this.#outbox = null;
     const role = this.#role;
     if (event.type === 'draw') {
       // A draw event that leaves no offer is a decline, by `side`.

@@ -425,6 +425,20 @@ describe('GameConnection', () => {
     expect(conn.waitingMove).toBeNull();
   });
 
+  it("a move's own event settles it before its late ack: no longer pending nor shown waiting", () => {
+    const { socket, conn } = seatedGoat(2);
+    socket.drop();
+    conn.move('G@c3');
+    socket.connect();
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(conn.waitingMove).toBe('G@c3'); // sent again, its ack on the way
+    socket.fire('room:event', event(3, ['G@c3']));
+    expect(conn.pending).toBe(false);
+    expect(conn.waitingMove).toBeNull();
+    socket.last('move').ack(null, { ok: true, version: 3 });
+    expect(conn.lastError).toBeNull();
+  });
+
   it('a move sent at once is not shown waiting while its ack is on the way', () => {
     const { socket, conn } = seatedGoat(2);
     conn.move('G@c3');
