@@ -215,11 +215,11 @@ describe('a store that fails', () => {
     expect(after.clock?.tiger).toBeGreaterThan(2000);
   });
 
-  it('a move other than the one the store refused is timed as usual: its flag fell meanwhile', async () => {
+  it("a move other than the one the store refused is timed as usual (its flag fell meanwhile); the opponent's is no such move", async () => {
     const server = await startServer({ options: QUIET });
     fixture.defer(() => server.close());
     const { url } = server;
-    const { roomId, goat } = await goatsTurnOnTheClock(url);
+    const { roomId, goat, tiger } = await goatsTurnOnTheClock(url);
     const locker = new Database(join(server.dataDir, 'bagh.sqlite'));
     fixture.defer(() => {
       locker.close();
@@ -232,6 +232,12 @@ describe('a store that fails', () => {
     await sleep(3500); // past the goat's 3 s
     locker.exec('COMMIT');
     await healthyAgain(url);
+    // The opponent's move out of turn does not make the goat's flag fall while the hold stands.
+    expect(await tiger.request('move', { roomId, move: 'b1-b2', ply: 2 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_YOUR_TURN' },
+    });
+    expect((await getSnapshot(url, roomId)).result).toBeNull();
     expect(await goat.request('move', { roomId, move: 'G@d2', ply: 2 })).toMatchObject({
       ok: false,
       error: { code: 'GAME_OVER' },

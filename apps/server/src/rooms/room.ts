@@ -361,13 +361,15 @@ export class Room {
 
   /**
    * When the clocks are read for `command` judged at `at`: while the hold stands, at the held
-   * move's first try, for the flag and for that move (another move is timed at `at`).
+   * move's first try, for the flag and for that move; another move of the mover's is timed at
+   * `at` (anyone else's, refused as out of turn, cannot make the mover's flag fall meanwhile).
    */
   #clockAt(at: number, command: Command): number {
     const held = this.#holdAt(at);
     if (held === null) return at;
     const move = movePlayed(command);
-    return move === null || move === held.move ? Math.min(held.at, at) : at;
+    const otherMove = move !== null && move !== held.move && this.#sideOf(command) === held.side;
+    return otherMove ? at : Math.min(held.at, at);
   }
 
   /**
