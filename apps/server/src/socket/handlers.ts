@@ -307,20 +307,22 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
   /** After a join or a claim: in the room (with its seat, if any), or out of it again. */
   function settleEntry(roomId: string, result: Reduction, room: Room): Side | null {
     const { present, side } = room.placeOf(socket.id);
-    if (present) {
-      socket.data.rooms[roomId] = side;
-      entered.set(roomId, room);
-      // A socket that left meanwhile is in no room (a join now would stay behind it), and its
-      // disconnect reached the room before it was there: the room hears it now.
-      if (socket.connected) {
-        void socket.join(roomId);
-        if (side === null) void socket.join(spectatorsRoom(roomId));
-        else void socket.leave(spectatorsRoom(roomId));
-      } else if (!replaced()) void rooms.dispatch(roomId, { type: 'disconnect', socketId });
-    } else if (!result.ok) {
-      delete socket.data.rooms[roomId];
-    }
+    if (present) enterAs(roomId, room, side);
+    else if (!result.ok) delete socket.data.rooms[roomId];
     return side;
+  }
+
+  /** The socket is in the room, with `side` (null: watching): it hears the room's events (and a spectator's channel). */
+  function enterAs(roomId: string, room: Room, side: Side | null): void {
+    socket.data.rooms[roomId] = side;
+    entered.set(roomId, room);
+    // A socket that left meanwhile is in no room (a join now would stay behind it), and its
+    // disconnect reached the room before it was there: the room hears it now.
+    if (socket.connected) {
+      void socket.join(roomId);
+      if (side === null) void socket.join(spectatorsRoom(roomId));
+      else void socket.leave(spectatorsRoom(roomId));
+    } else if (!replaced()) void rooms.dispatch(roomId, { type: 'disconnect', socketId });
   }
 
   /**
@@ -330,9 +332,7 @@ function onConnection(io: BaghServer, socket: BaghSocket, deps: SocketDeps): voi
    */
   function watchUncounted(roomId: string, room: Room, reply: (body: AckOf<'room:join'>) => void): void {
     if (!socket.connected) return;
-    socket.data.rooms[roomId] = null;
-    entered.set(roomId, room);
-    void socket.join([roomId, spectatorsRoom(roomId)]);
+    enterAs(roomId, room, null);
     reply({ ok: true, role: 'spectator', snapshot: room.snapshot(), chat: room.chatFor(true) });
   }
 
