@@ -9,7 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { type Logger, pino } from 'pino';
 import { Server } from 'socket.io';
 import { BotPool } from './bots/pool.js';
-import { clusterMembers, connectRedisCluster, type RedisCluster, redactedUrl } from './cluster/redis.js';
+import { clusterMembers, connectRedisCluster, type RedisCluster } from './cluster/redis.js';
 import { SharedRoomManager } from './cluster/shared-rooms.js';
 import { type Config, ConfigError, clusterProblem } from './config.js';
 import { apiRoutes } from './http/api.js';
@@ -30,8 +30,7 @@ import type { PresenceCounts } from './rooms/state.js';
 import { attachSocketHandlers, type BaghServer } from './socket/handlers.js';
 import type { RateLimit } from './socket/token-bucket.js';
 import { guardStorage } from './storage/guarded.js';
-import { databaseUnreachable, openPostgresStorage } from './storage/postgres.js';
-import { openSqliteStorage, sqliteMayHeal } from './storage/sqlite.js';
+import { openStore } from './storage/open.js';
 import type { RoomStorage } from './storage/types.js';
 
 /**
@@ -102,8 +101,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // loadConfig refuses this too; a config made in code (tests, benches) gets here unchecked.
   const problem = clusterProblem(config);
   if (problem !== null) throw new ConfigError(problem);
-  const store =
-    options.storage ?? (await openStore(config, log, options.storeStartWaitMs ?? STORE_START_WAIT_MS));
+  const store = options.storage ?? (await openStore(config, log, options.storeStartWaitMs));
   // REDIS_URL (with DATABASE_URL): broadcasts, presence and budgets across nodes through Redis.
   let cluster: RedisCluster | undefined;
   try {
@@ -332,78 +330,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   return { fastify, io, rooms, metrics, log, bots, metricsServer, close };
 }
-
-/** The rooms' store: PostgreSQL at DATABASE_URL, else SQLite at DATA_DIR/bagh.sqlite. */
-async function openStore(config: Config, log: Logger, startWaitMs: number): Promise<RoomStorage> {
-  if (!config.DATABASE_URL) {
-    const file = join(resolve(config.DATA_DIR), 'bagh.sqlite');
-    return openWhenReady(() => openSqliteStorage(file), {
-      store: 'sqlite',
-      where: { file },
-      mayHeal: sqliteMayHeal,
-      waitMs: startWaitMs,
-      log,
-    });
-  }
-  const url = config.DATABASE_URL;
-  const database = redactedUrl(url);
-  const storage = await openWhenReady(
-    () =>
-      openPostgresStorage(url, {
-        onError: (error) => log.warn({ err: error }, 'postgres: an idle connection failed'),
-      }),
-    { store: 'postgres', where: { database }, mayHeal: databaseUnreachable, waitMs: startWaitMs, log },
-  );
-  log.info({ database }, 'rooms in PostgreSQL');
-  return storage;
-}
-
-/**
- * Opens the store, trying again for up to `waitMs` while it fails in a way that may pass (a
- * database away, a disk full): a node started during a short outage, or together with its
- * database, comes up when it ends rather than exiting at once. Any other failure is thrown at once.
- */
-async function openWhenReady<T>(
-  open: () => T | Promise<T>,
-  how: {
-    store: string;
-    where: Record<string, string>;
-    mayHeal: (error: unknown) => boolean;
-    waitMs: number;
-    log: Logger;
-  },
-): Promise<T> {
-  const { store, where, log } = how;
-  const giveUpAt = Date.now() + how.waitMs;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const opened = await open();
-      if (attempt > 1) log.info({ ...where, attempt }, `${store}: opened after waiting`);
-      return opened;
-    } catch (error) {
-      if (!how.mayHeal(error)) throw error;
-      const left = giveUpAt - Date.now();
-      if (left <= 0) {
-        log.error(
-          { err: error, ...where, waitedMs: how.waitMs },
-          `${store}: still failing at start; giving up`,
-        );
-        throw error;
-      }
-      // Said once (the error may be the same for a minute); each attempt after at debug.
-      const level = attempt === 1 ? 'warn' : 'debug';
-      log[level](
-        { err: error, ...where, attempt, giveUpInMs: left },
-        `${store}: cannot open at start; waiting`,
-      );
-      const pauseMs = Math.min(5000, 250 * 2 ** attempt, left);
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  }
-}
-
-/** How long a starting node waits for a store that cannot be opened yet before it gives up (exit 1). */
-const STORE_START_WAIT_MS = 60_000;
 
 /** How long a step of a stopping server may take before it is logged as a warning, and again after as long. */
 const SLOW_CLOSE_STEP_MS = 2000;

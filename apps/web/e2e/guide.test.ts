@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { createGame, type Game, legalMoves, play } from '@bagh/rules';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, clickMove, createRoom, importGame, pageOpener, takeSeat, useHarness } from './harness.js';
+import {
+  ARTIFACTS,
+  clickMove,
+  createRoom,
+  importGame,
+  pageOpener,
+  seatedPair,
+  useHarness,
+} from './harness.js';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -61,11 +69,9 @@ describe('web e2e: a room that explains itself (Chromium)', () => {
     timeout: 120_000,
   }, async () => {
     const { base, browser } = harness();
-    const { open, errors } = pageOpener(browser);
-    const goat = await open('goat', DESKTOP);
-    const link = await createRoom(goat, base, 'goat');
-    const tiger = await open('tiger', DESKTOP);
-    await takeSeat(tiger, link, 'tiger');
+    const pages = pageOpener(browser);
+    const { errors } = pages;
+    const { goat, tiger } = await seatedPair(pages, base, DESKTOP);
     await goat.locator('.status.turn').waitFor();
 
     expect(await goat.evaluate(() => window.scrollY)).toBe(0);

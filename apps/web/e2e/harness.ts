@@ -224,6 +224,22 @@ export async function takeSeat(page: Page, url: string, side: 'goat' | 'tiger'):
   await page.locator(`[data-seat="${side}"] .you`).waitFor();
 }
 
+/**
+ * A Bagh Chal room with both seats taken: the goat's page created it, the tiger's took the free
+ * seat from its link (each page in its own context, of `viewport` when given).
+ */
+export async function seatedPair(
+  { open }: Pages,
+  base: string,
+  viewport?: { width: number; height: number },
+): Promise<{ goat: Page; tiger: Page; link: string }> {
+  const goat = await open('goat', viewport);
+  const link = await createRoom(goat, base, 'goat');
+  const tiger = await open('tiger', viewport);
+  await takeSeat(tiger, link, 'tiger');
+  return { goat, tiger, link };
+}
+
 /** Plays a move (RULES.md move text, single jumps only) by clicking its points on the board. */
 export async function clickMove(page: Page, text: string): Promise<void> {
   const points = text.startsWith('G@') ? [text.slice(2)] : text.split(/[-x]/);

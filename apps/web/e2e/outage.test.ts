@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Snapshot } from '@bagh/protocol';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { clickMove, createRoom, pageOpener, shownMove, takeSeat, useHarness } from './harness.js';
+import { clickMove, pageOpener, seatedPair, shownMove, useHarness } from './harness.js';
 
 /** How long the store stays locked: the old client gave a move up after three refusals (~7 s). */
 const OUTAGE_MS = 15_000;
@@ -24,11 +24,9 @@ describe('a store outage', () => {
     timeout: 120_000,
   }, async () => {
     const { base, browser, dataDir } = harness();
-    const { open, errors } = pageOpener(browser);
-    const goat = await open('goat');
-    const link = await createRoom(goat, base, 'goat');
-    const tiger = await open('tiger');
-    await takeSeat(tiger, link, 'tiger');
+    const pages = pageOpener(browser);
+    const { errors } = pages;
+    const { goat, tiger, link } = await seatedPair(pages, base);
     await goat.locator('.status.turn').waitFor();
 
     const locker = new Database(join(dataDir, 'bagh.sqlite'));

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clickMove, createRoom, pageOpener, shownMove, takeSeat, useHarness } from './harness.js';
+import { clickMove, createRoom, pageOpener, seatedPair, shownMove, takeSeat, useHarness } from './harness.js';
 
 /** How the route treats the server's ack to the page's first `event`: dropped with the connection, or held. */
 type Trouble = { drop: true } | { holdMs: number };
@@ -175,11 +175,9 @@ describe('web e2e: a rematch started while a player was away (Chromium)', () => 
   const harness = useHarness();
 
   it('the rematch link seats them with their token of the old room', { timeout: 90_000 }, async () => {
-    const { open, errors } = pageOpener(harness().browser);
-    const goat = await open('goat');
-    const link = await createRoom(goat, harness().base, 'goat');
-    const tiger = await open('tiger');
-    await takeSeat(tiger, link, 'tiger');
+    const pages = pageOpener(harness().browser);
+    const { errors } = pages;
+    const { goat, tiger, link } = await seatedPair(pages, harness().base);
     await clickMove(goat, 'G@c3');
     await shownMove(tiger, 1);
     await goat.getByRole('button', { name: 'Resign' }).click();
@@ -310,11 +308,9 @@ describe('web e2e: a refused first join (Chromium)', () => {
     timeout: 90_000,
   }, async () => {
     const { base, dataDir } = harness();
-    const { open, errors } = pageOpener(harness().browser);
-    const goat = await open('goat');
-    const link = await createRoom(goat, base, 'goat');
-    const tiger = await open('tiger');
-    await takeSeat(tiger, link, 'tiger');
+    const pages = pageOpener(harness().browser);
+    const { errors } = pages;
+    const { goat, tiger } = await seatedPair(pages, base);
     await clickMove(goat, 'G@c3');
     await shownMove(tiger, 1);
     await harness().stopServer('SIGKILL');

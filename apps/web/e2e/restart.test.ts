@@ -14,7 +14,7 @@ import type { Snapshot } from '@bagh/protocol';
 import { createGame, type Game, legalMoves, makeMove, play } from '@bagh/rules';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clickMove, createRoom, pageOpener, shownMove, takeSeat, useHarness } from './harness.js';
+import { clickMove, pageOpener, seatedPair, shownMove, useHarness } from './harness.js';
 
 /** A page is back when it has re-joined: "Back online" for a moment, then "Online". */
 const BACK = '[data-connection="online"], [data-connection="back-online"]';
@@ -45,14 +45,12 @@ describe('web e2e: pages come back by themselves after a restart or a network dr
     timeout: 300_000,
   }, async () => {
     const { base, browser } = harness();
-    const { open, errors } = pageOpener(browser);
+    const opener = pageOpener(browser);
+    const { open, errors } = opener;
     const line = quietLine(8);
 
-    const goat = await open('goat');
-    const link = await createRoom(goat, base, 'goat');
+    const { goat, tiger, link } = await seatedPair(opener, base);
     const roomId = new URL(link).pathname.split('/').pop()!;
-    const tiger = await open('tiger');
-    await takeSeat(tiger, link, 'tiger');
     const watcher = await open('watcher');
     await watcher.goto(link);
     await watcher.locator('[data-point="c3"]').waitFor();
@@ -116,11 +114,9 @@ describe('web e2e: pages come back by themselves after a restart or a network dr
     timeout: 180_000,
   }, async () => {
     const { base, browser } = harness();
-    const { open, errors } = pageOpener(browser);
-    const goat = await open('goat');
-    const link = await createRoom(goat, base, 'goat');
-    const tiger = await open('tiger');
-    await takeSeat(tiger, link, 'tiger');
+    const pages = pageOpener(browser);
+    const { errors } = pages;
+    const { goat, tiger } = await seatedPair(pages, base);
     await goat.locator('[data-seat="tiger"] [data-presence="online"]').waitFor();
     await goat.locator('.status.turn').waitFor();
 
