@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server as NetServer, Socket as NetSocket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { AckError, CreateRoomReply, RoomEvent, Snapshot } from '@bagh/protocol';
+import { pino } from 'pino';
 import { type Socket as ClientSocket, io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/app.js';
@@ -142,6 +144,25 @@ export function expectError(ack: unknown, code: string): AckError {
     throw new Error(`expected ${code}, got ${JSON.stringify(ack)}`);
   }
   return reply;
+}
+
+/** A line a `recordingLogger` wrote, as pino wrote it. */
+export interface LogLine {
+  readonly level: number;
+  readonly msg: string;
+  readonly err?: { readonly code?: string };
+}
+
+/** A pino logger at `level` whose lines the test reads (parsed, in order). */
+export function recordingLogger(level: pino.Level = 'info'): { logger: pino.Logger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level }, stream), lines };
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -324,6 +324,7 @@ describe('the web client', () => {
     const dist = join(parent, 'dist');
     const server = await startServer({ config: { WEB_DIST: dist } });
     servers.push(server);
+    dirs.push(server.dataDir);
     const page = (path: string) => fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
     expect(await (await page('/')).text()).toContain('not built');
     expect((await fetch(`${server.url}/assets/app.js`)).status).toBe(404);

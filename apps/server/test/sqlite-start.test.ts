@@ -5,13 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.js';
 import { sqliteMayHeal } from '../src/storage/sqlite.js';
 import { fillDisk, mountTmpfs } from './full-disk.js';
-import { createRoom, perTest, sleep, startServer, type TestServer } from './helpers.js';
+import { createRoom, perTest, recordingLogger, sleep, startServer, type TestServer } from './helpers.js';
 
 const fixture = perTest();
 
@@ -43,24 +41,12 @@ async function started(opts: Parameters<typeof startServer>[0]): Promise<TestSer
   );
 }
 
-/** A pino logger whose lines the test reads. */
-function recordingLogger() {
-  const lines: { level: number; msg: string; err?: { code?: string } }[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), lines };
-}
-
 const WAITING = 'sqlite: cannot open at start; waiting';
 
 describe('a server started while its SQLite file cannot be opened', () => {
   it('waits, says so once, and comes up once the disk has room again', async () => {
     const fault = fullDataDir();
-    const { logger, lines } = recordingLogger();
+    const { logger, lines } = recordingLogger('debug');
     let up = false;
     const starting = started({ dataDir: fault.dataDir, options: { logger } }).then((result) => {
       up = true;
@@ -80,7 +66,7 @@ describe('a server started while its SQLite file cannot be opened', () => {
 
   it('gives up when the wait is over, with the reason', async () => {
     const fault = fullDataDir();
-    const { logger, lines } = recordingLogger();
+    const { logger, lines } = recordingLogger('debug');
     const began = Date.now();
     const failed = await started({ dataDir: fault.dataDir, options: { logger, storeStartWaitMs: 1000 } });
     expect(failed).toBeInstanceOf(Error);
@@ -94,7 +80,7 @@ describe('a server started while its SQLite file cannot be opened', () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, '');
     for (const dataDir of [file, join(file, 'data')]) {
-      const { logger, lines } = recordingLogger();
+      const { logger, lines } = recordingLogger('debug');
       const failed = await started({ dataDir, options: { logger } });
       expect(failed, dataDir).toBeInstanceOf(ConfigError);
       expect(String(failed), dataDir).toMatch(/a folder above it, is a file/);
