@@ -84,15 +84,16 @@ interface OutgoingMove {
    * settles it, its resends included, so that the board and status do not flicker on each try.
    */
   readonly waited: boolean;
-  /** How many times the server answered UNAVAILABLE (it could not store it): the backoff's step. */
+  /** How many times the server answered UNAVAILABLE (it could not store it): the backoff's step (retryDelay). */
   readonly unavailable: number;
 }
 
 /**
- * The wait before trying a move again after its `attempt`-th UNAVAILABLE: RECONNECT's delay
+ * The wait before trying again after the `attempt`-th refusal in a row of something that passes
+ * (a move the store could not keep, a re-join refused by the same outage): RECONNECT's delay
  * doubling up to its cap (1, 2, 4, 5, 5… s), less up to half (jitter), never past the cap.
  */
-export function unavailableDelay(attempt: number): number {
+export function retryDelay(attempt: number): number {
   const step = Math.min(RECONNECT.maxDelayMs, RECONNECT.delayMs * 2 ** Math.max(0, attempt - 1));
   return step * (1 - RECONNECT.jitter * Math.random());
 }
@@ -144,6 +145,8 @@ export class GameConnection {
   #backOnlineTimer: ReturnType<typeof setTimeout> | undefined;
   #hiddenSince: number | null = null;
   #joinFailure = $state.raw<ClientError | null>(null);
+  /** Re-joins refused in a row by something that passes (a store outage, a rate limit): their backoff's step. */
+  #refusedJoins = 0;
   #unbind: (() => void)[] = [];
   #listeners = new Set<(event: RoomEvent) => void>();
 
@@ -294,7 +297,7 @@ export class GameConnection {
       // No answer on an open connection: it may be dead (a laptop that slept); start afresh.
       if (timeout) return this.#reconnectNow();
       if (!reply.ok) {
-        if (retrying(reply.error)) this.#rejoinSoon();
+        if (retrying(reply.error)) this.#rejoinSoon(retryDelay(++this.#refusedJoins));
         this.#joinFailure = reply.error;
         // A move waiting out a store outage already says the server cannot take it yet: an
         // error beside it (the re-join refused by the same outage) would read as the move lost.
@@ -435,7 +438,7 @@ export class GameConnection {
         // No limit: the outage may last minutes, and the move must not be lost meanwhile.
         const unavailable = outgoing.unavailable + 1;
         this.#outbox = { ...outgoing, sent: false, waited: true, unavailable };
-        this.#rejoinSoon(unavailableDelay(unavailable));
+        this.#rejoinSoon(retryDelay(unavailable));
         return;
       }
       this.#outbox = null;
@@ -477,6 +480,7 @@ export class GameConnection {
     const code = this.#error?.code;
     if (code === 'OFFLINE' || code === 'TIMEOUT' || this.#error === this.#joinFailure) this.#error = null;
     this.#joinFailure = null;
+    this.#refusedJoins = 0;
     if (this.#snapshot) this.#settleOutbox(this.#snapshot);
     if (this.#claiming) this.#sendClaim(this.#claiming);
   }
@@ -555,10 +559,10 @@ export class GameConnection {
       return;
     }
     this.#replace(event.snapshot);
-    // The move's own event before its ack (a server that stalled after broadcasting): it is
-    // played, so it no longer waits; the ack, when it comes, finds it settled.
+    // The move's own event, before its ack (a server that stalled after broadcasting) or while it
+    // waits to be sent again (a store that kept it after all): it is played, so it no longer waits.
     const outgoing = this.#outbox;
-    if (outgoing?.sent && sameMove(event.snapshot.moves[outgoing.ply], outgoing.text)) this.#outbox = null;
+    if (outgoing && sameMove(event.snapshot.moves[outgoing.ply], outgoing.text)) this.#outbox = null;
     const role = this.#role;
     if (event.type === 'draw') {
       // A draw event that leaves no offer is a decline, by `side`.

@@ -2,7 +2,7 @@ import type { RoomEvent, Snapshot } from '@bagh/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorText } from '../game/view.js';
 import { snapshotFixture } from '../test-fixtures.js';
-import { BACK_ONLINE_MS, GameConnection, RECONNECT, unavailableDelay } from './connection.svelte.js';
+import { BACK_ONLINE_MS, GameConnection, RECONNECT, retryDelay } from './connection.svelte.js';
 import type { TokenStore } from './seats.js';
 
 type Handler = (...args: never[]) => void;
@@ -439,6 +439,21 @@ describe('GameConnection', () => {
     expect(conn.lastError).toBeNull();
   });
 
+  it('a move waiting out a store outage is settled by its own event (the store kept it after all), with no resend', () => {
+    vi.useFakeTimers();
+    const { socket, conn } = seatedGoat(2);
+    conn.move('G@c3');
+    socket.last('move').ack(null, { ok: false, error: { code: 'UNAVAILABLE', message: 'slow store' } });
+    expect(conn.waitingMove).toBe('G@c3');
+    socket.fire('room:event', event(3, ['G@c3']));
+    expect(conn.pending).toBe(false);
+    expect(conn.waitingMove).toBeNull();
+    vi.advanceTimersByTime(RECONNECT.maxDelayMs);
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(3, ['G@c3']) });
+    expect(socket.count('move')).toBe(1);
+    expect(conn.lastError).toBeNull();
+  });
+
   it('a move sent at once is not shown waiting while its ack is on the way', () => {
     const { socket, conn } = seatedGoat(2);
     conn.move('G@c3');
@@ -570,14 +585,38 @@ describe('GameConnection', () => {
     expect(conn.pending).toBe(false);
   });
 
-  it('the wait after each UNAVAILABLE grows from 0.5–1 s to at most 5 s', () => {
+  it('a move waiting out an outage in which every re-join is refused too (PostgreSQL) re-joins with the same capped backoff', () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0); // no jitter: each wait is its step in full
+    const { socket, conn } = seatedGoat(2);
+    const unavailable = { ok: false, error: { code: 'UNAVAILABLE', message: 'the store failed' } };
+    conn.move('G@c3');
+    socket.last('move').ack(null, unavailable);
+    vi.advanceTimersByTime(1000);
+    for (const step of [1000, 2000, 4000, 5000, 5000, 5000]) {
+      socket.last('room:join').ack(null, unavailable);
+      expect(conn.waitingMove).toBe('G@c3');
+      expect(conn.lastError).toBeNull();
+      const joins = socket.count('room:join');
+      vi.advanceTimersByTime(step - 1);
+      expect(socket.count('room:join')).toBe(joins);
+      vi.advanceTimersByTime(1);
+      expect(socket.count('room:join')).toBe(joins + 1);
+    }
+    socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
+    expect(socket.count('move')).toBe(2);
+    socket.last('move').ack(null, { ok: true, version: 3 });
+    expect(conn.pending).toBe(false);
+  });
+
+  it('the wait after each refusal in a row grows from 0.5–1 s to at most 5 s', () => {
     for (const draw of [0, 0.5, 0.999]) {
       vi.spyOn(Math, 'random').mockReturnValue(draw);
-      expect(unavailableDelay(1)).toBeGreaterThanOrEqual(500);
-      expect(unavailableDelay(1)).toBeLessThanOrEqual(1000);
-      expect(unavailableDelay(3)).toBeLessThanOrEqual(4000);
-      expect(unavailableDelay(50)).toBeLessThanOrEqual(RECONNECT.maxDelayMs);
-      expect(unavailableDelay(50)).toBeGreaterThanOrEqual(RECONNECT.maxDelayMs / 2);
+      expect(retryDelay(1)).toBeGreaterThanOrEqual(500);
+      expect(retryDelay(1)).toBeLessThanOrEqual(1000);
+      expect(retryDelay(3)).toBeLessThanOrEqual(4000);
+      expect(retryDelay(50)).toBeLessThanOrEqual(RECONNECT.maxDelayMs);
+      expect(retryDelay(50)).toBeGreaterThanOrEqual(RECONNECT.maxDelayMs / 2);
     }
   });
 
