@@ -145,7 +145,9 @@ describe('presence across two nodes', () => {
   });
 
   it("shows the player of a node that crashed within the other's first interval as gone", async () => {
-    // B looks at the cluster as it starts, then only every 8 s: A crashes before B's second look.
+    // B looks at the cluster as it starts, then only every 8 s: A crashes before B's second look
+    // (about a second in; a box so slow that it takes 8 would see it through the ordinary look
+    // instead, and the test would check nothing new, not fail).
     const a = await node();
     const created = await createRoom(a.url, { variant: 'bagh-chal', side: 'goat' });
     const { roomId } = created;
