@@ -117,6 +117,15 @@ function seatedGoat(version = 2, moves: string[] = []) {
   return t;
 }
 
+/** The page re-joins exactly `ms` after now (fake timers): not a millisecond before. */
+function expectRejoinAfter(socket: ReturnType<typeof setup>['socket'], ms: number): void {
+  const joins = socket.count('room:join');
+  vi.advanceTimersByTime(ms - 1);
+  expect(socket.count('room:join')).toBe(joins);
+  vi.advanceTimersByTime(1);
+  expect(socket.count('room:join')).toBe(joins + 1);
+}
+
 describe('GameConnection', () => {
   it('joins on connect with the stored seat token and takes the reply snapshot', () => {
     const { socket, conn } = setup(TOKEN);
@@ -516,11 +525,7 @@ describe('GameConnection', () => {
       expect(conn.waitingMove).toBe('G@c3');
       expect(conn.pending).toBe(true);
       expect(conn.lastError).toBeNull();
-      const joins = socket.count('room:join');
-      vi.advanceTimersByTime(step - 1);
-      expect(socket.count('room:join')).toBe(joins);
-      vi.advanceTimersByTime(1);
-      expect(socket.count('room:join')).toBe(joins + 1);
+      expectRejoinAfter(socket, step);
       socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
       expect(socket.count('move')).toBe(i + 2);
       expect(socket.last('move').request).toEqual({ roomId: 'room-abc', move: 'G@c3', ply: 0 });
@@ -597,11 +602,7 @@ describe('GameConnection', () => {
       socket.last('room:join').ack(null, unavailable);
       expect(conn.waitingMove).toBe('G@c3');
       expect(conn.lastError).toBeNull();
-      const joins = socket.count('room:join');
-      vi.advanceTimersByTime(step - 1);
-      expect(socket.count('room:join')).toBe(joins);
-      vi.advanceTimersByTime(1);
-      expect(socket.count('room:join')).toBe(joins + 1);
+      expectRejoinAfter(socket, step);
     }
     socket.last('room:join').ack(null, { ok: true, role: 'goat', snapshot: snap(2) });
     expect(socket.count('move')).toBe(2);
